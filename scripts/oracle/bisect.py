@@ -9,6 +9,7 @@ Usage:
     scripts/oracle/bisect.py --agent claude-code --sample 10 --behaviour ID
     scripts/oracle/bisect.py --agent opencode --sample 10 --older 1.2.1
     scripts/oracle/bisect.py --agent claude-code --older 2.0.59 --sample 10
+    scripts/oracle/bisect.py --agent opencode --older 1.0.0 --until 1.1.53 --sample 12
     scripts/oracle/bisect.py --agent gemini --recheck
     scripts/oracle/bisect.py --compare-methods 0.142.3
 
@@ -122,6 +123,8 @@ PLATFORM = {
 EMBEDDED = {
     "claude-code": "node_modules/@anthropic-ai/claude-code/cli.js",
     "codex": "node_modules/@openai/codex/vendor/x86_64-unknown-linux-musl/codex/codex",
+    # Copilot CLI's JavaScript, run on the recorder's pinned Node.js.
+    "copilot": "node_modules/@github/copilot/index.js",
 }
 
 
@@ -268,7 +271,7 @@ class Oracle:
         the install folder, inside `unshare -n`."""
         d = record.install_dir(self.agent, version)
         exe = self.exe(version)
-        if self.agent != "copilot":
+        if self.agent != "copilot" or str(exe).endswith(".js"):
             return [d / "node_modules"]
         home = d / "unpacked-home"
         pkg = home / ".cache" / "copilot" / "pkg"
@@ -562,17 +565,18 @@ OLDER_CASES = {
 }
 
 
-def sample_older(agent, start, count):
+def sample_older(agent, start, count, until=None):
     """Observes the behaviours' cases (and `OLDER_CASES`) at `count`
     releases spread evenly from `start` to the agent's oldest profiled
-    release, and compares each observation with the one recorded for that
+    release (or to `until`, the release the window starts at, for a
+    denser sample before it), and compares each observation with the one recorded for that
     profile, which every one of them maps to: each differing aspect is a
     behaviour still to declare and bisect. Writes
     `oracle/bisect/<agent>.older.json`; an installed release is removed
     once observed (its observations stay in the cache)."""
     oracle = Oracle(agent)
     oldest = record.profiled_versions(agent)[0]
-    releases = window(agent, start, oldest)
+    releases = window(agent, start, until or oldest)
     step = max((len(releases) - 1) / (count - 1), 1)
     picks = sorted({releases[min(round(i * step), len(releases) - 1)] for i in range(count)},
                    key=version_key)
@@ -595,27 +599,31 @@ def sample_older(agent, start, count):
         rows.append(row)
         log(f"{agent} {v}: {json.dumps(row)}")
         remove_installs()
-        write_older(agent, {"agent": agent, "window": [start, oldest], "profile": oldest, "cases": cases,
+        write_older(agent, {"agent": agent, "window": [start, until or oldest], "profile": oldest, "cases": cases,
                             "installs": oracle.installs, "runs": oracle.runs, "releases": rows})
 
 
 def write_older(agent, doc):
     """Writes `<agent>.older.json`, merged with the runs before it against
-    the same profile on the same cases (a denser sample of part of the
-    window): the releases of all, each run's window and counts in
-    `samples`, the earliest start, the counts added."""
+    the same profile (a denser sample of part of the window, or one before
+    it with `--until`): the releases of all, each run's window, cases and
+    counts in `samples`, the earliest start and latest end, the cases of
+    all, the counts added."""
     path = RESULTS / f"{agent}.older.json"
     old = json.loads(path.read_text()) if path.exists() else None
     run = {"window": doc["window"], "installs": doc["installs"], "runs": doc["runs"]}
-    if not old or (old["profile"], old.get("cases")) != (doc["profile"], doc["cases"]):
-        record.write_json(path, {**doc, "samples": [run]})
+    if not old or old["profile"] != doc["profile"]:
+        record.write_json(path, {**doc, "samples": [run | {"cases": doc["cases"]}]})
         return
-    samples = [r for r in old.get("samples", [{k: old[k] for k in ("window", "installs", "runs")}])
-               if r["window"] != run["window"]] + [run]
+    run["cases"] = doc["cases"]
+    first = {k: old[k] for k in ("window", "installs", "runs", "cases")}
+    samples = [r for r in old.get("samples", [first]) if r["window"] != run["window"]] + [run]
     mine = {r["release"] for r in doc["releases"]}
     rows = [r for r in old["releases"] if r["release"] not in mine] + doc["releases"]
     record.write_json(path, {
-        **doc, "window": [min((r["window"][0] for r in samples), key=version_key), doc["window"][1]],
+        **doc, "cases": sorted({c for r in samples for c in r.get("cases", old["cases"])}),
+        "window": [min((r["window"][0] for r in samples), key=version_key),
+                          max((r["window"][1] for r in samples), key=version_key)],
         "installs": sum(r["installs"] for r in samples), "runs": sum(r["runs"] for r in samples),
         "releases": sorted(rows, key=lambda r: version_key(r["release"])), "samples": samples})
 
@@ -706,6 +714,8 @@ def main():
     p.add_argument("--compare-methods", metavar="VERSION",
                    help="Codex: observe every case of VERSION through `codex exec` and compare "
                         "with its committed `codex debug prompt-input` observations")
+    p.add_argument("--until", metavar="END",
+                   help="with --older: sample up to END instead of the oldest profiled release")
     p.add_argument("--inside", nargs=3, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.inside:
@@ -723,7 +733,7 @@ def main():
         if args.unexplained:
             unexplained(args.agent)
         elif args.older:
-            sample_older(args.agent, args.older, args.sample)
+            sample_older(args.agent, args.older, args.sample, args.until)
         else:
             sample(args.agent, args.sample, args.behaviour)
             remove_installs()

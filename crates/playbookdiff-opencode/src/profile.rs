@@ -9,7 +9,7 @@
 //! has its own first release in [`CHANGES`], found by bisection over the
 //! published releases with the real agent (`scripts/oracle/bisect.py`,
 //! `oracle/bisect/opencode.json`; the registry's `bisected` test fails
-//! when the two disagree), so [`of`] models every release from 1.1.53 to
+//! when the two disagree), so [`of`] models every release from 1.1.16 to
 //! 1.18.33: the first row's facts, each replaced by the next row's from
 //! its first release on. Everything not in this table is the same in
 //! every modelled release, as far as the releases sampled before 1.18.33
@@ -29,6 +29,18 @@ pub(crate) enum SkillListing {
     /// same `<available_skills>` block; shipped code of 1.2.27, seen with
     /// 1.2.27 and 1.18.33).
     SystemPrompt,
+}
+
+/// What a release does with an instruction file whose text is empty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EmptyFiles {
+    /// It sends the file, an "Instructions from:" line and no text (seen
+    /// with 1.1.34: the empty `AGENTS.md` of case
+    /// `opencode.instruction_sources` is sent first).
+    Sent,
+    /// It leaves the file out (`Instruction.system` keeps a file only when
+    /// its text is not empty; seen with 1.1.53 and 1.18.33).
+    LeftOut,
 }
 
 /// The behaviour of one range of releases.
@@ -55,6 +67,14 @@ pub(crate) struct Profile {
     /// `oracle.local_user_layers.home-opencode-env` and
     /// `.home-opencode-builtin-skill`).
     pub builtin_customize_skill: bool,
+    /// Whether a read of a file below cwd attaches the instruction files
+    /// on its way (the read tool's `loaded` metadata). The read tool of
+    /// 1.1.34's shipped code returns the file and nothing more (`preview`
+    /// and `truncated` its only metadata); 1.1.53 attaches them (case
+    /// `opencode.fallback_levels.read-a-b-c-d-x.ts`).
+    pub read_attaches_instructions: bool,
+    /// What the release does with an empty instruction file.
+    pub empty_files: EmptyFiles,
 }
 
 /// The name of the bundled skill of [`Profile::bundled_customize_skill`].
@@ -72,6 +92,16 @@ impl Profile {
         if self.task_tool_command_note {
             out.push(format!("The `task` tool's description in OpenCode {v} tells the model to run custom slash commands through that tool."));
         }
+        if !self.read_attaches_instructions {
+            out.push(format!(
+                "OpenCode {v} attaches no instruction file when the agent reads a file below cwd."
+            ));
+        }
+        if self.empty_files == EmptyFiles::Sent {
+            out.push(format!(
+                "OpenCode {v} sends an empty instruction file too, with no text."
+            ));
+        }
         if self.bundled_customize_skill {
             out.push(format!(
                 "OpenCode {v} also lists its bundled skill `{BUNDLED_SKILL}` to the model."
@@ -82,29 +112,37 @@ impl Profile {
 }
 
 /// The first release the adapter models. Every OpenCode release on npm
-/// was published in the last twelve months, but the recorder observes
-/// every step of none before 1.1.53: bisected (behaviour
-/// `opencode.read-observed`, case
-/// `opencode.fallback_levels.read-a-b-c-d-x.ts`), the read of 1.1.34
-/// (`debug agent build --tool read`) exits 1, that of 1.1.53 answers.
-/// Older releases also differ in what this table does not model (behaviours
-/// `opencode.runs-offline`, 1.1.11, and `opencode.nested-agent-names`,
-/// 1.1.16, in `oracle/bisect/opencode.json`; 1.1.27 to 1.1.34 do not run
-/// offline). An older release gets this one's profile, with a diagnostic.
-pub(crate) const FIRST_MODELLED: &str = "1.1.53";
+/// was published in the last twelve months, and the recorder observes
+/// every one from 1.0.152 on (behaviour `opencode.runs-offline`); the
+/// releases before this one differ in what this table does not model,
+/// each bisected (`oracle/bisect/opencode.json`): 1.1.11 names an agent
+/// of a subfolder by its file name alone (`helper`, not `team/helper`;
+/// behaviour `opencode.nested-agent-names`, the window's start), and
+/// 1.0.185 refuses a `.opencode/agents` folder, finds no skill and reads
+/// no `opencode.jsonc` (behaviours `opencode.agents-folder-accepted`,
+/// `opencode.skills-found`, `opencode.jsonc-instructions-read`, from
+/// 1.1.11). Within the window, the request of 1.1.27 is not observed: it
+/// fetches the models.dev catalogue from its fixed address, offline in
+/// vain, and stops before its first request. An older release gets this
+/// one's profile, with a diagnostic.
+pub(crate) const FIRST_MODELLED: &str = "1.1.16";
 
 /// The table, oldest first. A release between two rows has the older
 /// row's facts, each replaced by the newer row's from its first release in
 /// [`CHANGES`] on.
 const TABLE: &[Profile] = &[
     Profile {
-        // The facts of 1.1.53 to 1.2.20, as the releases observed there
-        // showed them (1.1.53, 1.1.56, 1.1.65, 1.2.1, 1.2.15, 1.2.20).
+        // The facts of 1.1.16 to 1.1.34, as the releases observed there
+        // showed them (1.1.16, 1.1.27, 1.1.31, 1.1.34); from 1.1.53 to
+        // 1.2.20 the read attaches files and empty files are left out
+        // (1.1.53, 1.1.56, 1.1.65, 1.2.1, 1.2.15, 1.2.20).
         release: FIRST_MODELLED,
         skill_listing: SkillListing::SkillTool,
         task_tool_command_note: true,
         bundled_customize_skill: false,
         builtin_customize_skill: false,
+        read_attaches_instructions: false,
+        empty_files: EmptyFiles::Sent,
     },
     Profile {
         release: "1.15.13",
@@ -112,6 +150,8 @@ const TABLE: &[Profile] = &[
         task_tool_command_note: false,
         bundled_customize_skill: true,
         builtin_customize_skill: false,
+        read_attaches_instructions: true,
+        empty_files: EmptyFiles::LeftOut,
     },
     Profile {
         release: "1.18.33",
@@ -119,6 +159,8 @@ const TABLE: &[Profile] = &[
         task_tool_command_note: false,
         bundled_customize_skill: false,
         builtin_customize_skill: true,
+        read_attaches_instructions: true,
+        empty_files: EmptyFiles::LeftOut,
     },
 ];
 
@@ -135,6 +177,10 @@ pub(crate) enum Fact {
     BundledCustomizeSkillGone,
     /// [`Profile::builtin_customize_skill`].
     BuiltinCustomizeSkill,
+    /// [`Profile::read_attaches_instructions`].
+    ReadAttachesInstructions,
+    /// [`Profile::empty_files`].
+    EmptyFilesLeftOut,
 }
 
 impl TableFact<Profile> for Fact {
@@ -150,6 +196,10 @@ impl TableFact<Profile> for Fact {
             Fact::BuiltinCustomizeSkill => {
                 facts.builtin_customize_skill = newer.builtin_customize_skill
             }
+            Fact::ReadAttachesInstructions => {
+                facts.read_attaches_instructions = newer.read_attaches_instructions
+            }
+            Fact::EmptyFilesLeftOut => facts.empty_files = newer.empty_files,
         }
     }
 }
@@ -160,6 +210,20 @@ pub(crate) type Change = playbookdiff_model::profile::FactChange<Fact>;
 /// Every fact that differs between two rows of [`TABLE`], with the first
 /// release that shows the next row's value, oldest first.
 pub(crate) const CHANGES: &[Change] = &[
+    Change {
+        fact: Fact::EmptyFilesLeftOut,
+        name: "EmptyFilesLeftOut",
+        since: "1.1.53",
+        summary: "An empty instruction file is left out of the request.",
+        evidence: "bisected (case `opencode.instruction_sources`): 1.1.34 sends the empty `AGENTS.md` first, 1.1.53 leaves it out (no release published between them)",
+    },
+    Change {
+        fact: Fact::ReadAttachesInstructions,
+        name: "ReadAttachesInstructions",
+        since: "1.1.53",
+        summary: "A read of a file below cwd attaches the instruction files on its way.",
+        evidence: "bisected (case `opencode.fallback_levels.read-a-b-c-d-x.ts`): the read of 1.1.34 attaches no file, that of 1.1.53 `a/b/c/AGENTS.md`, `a/b/CONTEXT.md`, `a/AGENTS.md` (no release published between them)",
+    },
     Change {
         fact: Fact::SkillsInSystemPrompt,
         name: "SkillsInSystemPrompt",
@@ -196,6 +260,15 @@ pub(crate) const CHANGES: &[Change] = &[
         evidence: BUILTIN_EVIDENCE,
     },
 ];
+
+/// The first release that shows `fact`'s newer value (its change in
+/// [`CHANGES`]; every fact there has one).
+pub(crate) fn since(fact: Fact) -> &'static str {
+    CHANGES
+        .iter()
+        .find(|c| c.fact == fact)
+        .map_or(FIRST_MODELLED, |c| c.since)
+}
 
 /// The first release that lists the built-in skill
 /// ([`Fact::BuiltinCustomizeSkill`]).
@@ -276,9 +349,28 @@ mod tests {
         assert_eq!(of("1.2.20").skill_listing, SkillListing::SkillTool);
         assert_eq!(of("1.2.27").skill_listing, SkillListing::SystemPrompt);
         assert!(of("1.18.33").assumptions("1.18.33").is_empty());
-        assert_eq!(of(FIRST_MODELLED).assumptions(FIRST_MODELLED).len(), 2);
+        assert_eq!(of(FIRST_MODELLED).assumptions(FIRST_MODELLED).len(), 4);
+        assert_eq!(of("1.1.53").assumptions("1.1.53").len(), 2);
         let mid = of("1.16.0").assumptions("1.16.0");
         assert_eq!(mid.len(), 1);
         assert!(mid[0].contains("OpenCode 1.16.0 also lists"), "{mid:?}");
+    }
+}
+
+#[cfg(test)]
+mod older {
+    use super::*;
+
+    /// The read attaches files and empty files are left out from 1.1.53
+    /// on; 1.1.34, the release published before it, does neither.
+    #[test]
+    fn the_read_and_empty_files_change_at_1_1_53() {
+        let old = of("1.1.34");
+        assert!(!old.read_attaches_instructions);
+        assert_eq!(old.empty_files, EmptyFiles::Sent);
+        let new = of("1.1.53");
+        assert!(new.read_attaches_instructions);
+        assert_eq!(new.empty_files, EmptyFiles::LeftOut);
+        assert_eq!(since(Fact::ReadAttachesInstructions), "1.1.53");
     }
 }

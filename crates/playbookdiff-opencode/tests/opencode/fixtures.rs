@@ -986,3 +986,62 @@ fn a_command_or_agent_is_named_by_the_name_of_its_front_matter() {
     agents.sort();
     assert_eq!(agents, ["plain", "rev", "why"]);
 }
+
+/// OpenCode 1.1.34, the release published before 1.1.53 (cases
+/// `opencode.instruction_sources` and
+/// `opencode.fallback_levels.read-a-b-c-d-x.ts` in
+/// `oracle/bisect/opencode.older.json`): it sends the empty `AGENTS.md`
+/// of the root first, and its read of `a/b/c/d/x.ts` attaches no file;
+/// 1.1.53 leaves the empty file out and attaches `a/b/c/AGENTS.md`,
+/// `a/b/CONTEXT.md` and `a/AGENTS.md`.
+#[test]
+fn before_1_1_53_empty_files_are_sent_and_a_read_attaches_nothing() {
+    let at = |fixture: &str, target: Option<&str>, version: &str| {
+        let ctx = playbookdiff_testkit::at_root().version(version);
+        let ctx = match target {
+            Some(t) => ctx.target(t),
+            None => ctx,
+        };
+        KIT.compile_dir(&KIT.fixture(fixture), &ctx)
+    };
+    let startup = |c: &EffectiveAgentConfig| -> Vec<String> {
+        received(c)
+            .into_iter()
+            .filter(|p| {
+                c.instructions
+                    .iter()
+                    .any(|i| i.source.path.as_str() == p && i.load_phase == LoadPhase::Startup)
+            })
+            .collect()
+    };
+    let old = at("instruction_sources", None, "1.1.34");
+    assert_eq!(startup(&old)[0], "AGENTS.md");
+    assert!(old
+        .agent_profile
+        .as_ref()
+        .is_some_and(|p| p.version == "1.1.34"));
+    let new = at("instruction_sources", None, "1.1.53");
+    assert!(!startup(&new).contains(&"AGENTS.md".to_string()));
+
+    let on_demand = |c: &EffectiveAgentConfig| -> Vec<String> {
+        c.instructions
+            .iter()
+            .filter(|i| {
+                i.load_phase == LoadPhase::OnDemand && i.applicability == Applicability::Effective
+            })
+            .map(|i| i.source.path.to_string())
+            .collect()
+    };
+    let old = at("fallback_levels", Some("a/b/c/d/x.ts"), "1.1.34");
+    assert!(on_demand(&old).is_empty());
+    assert!(old
+        .instructions
+        .iter()
+        .any(|i| i.source.path.as_str() == "a/b/c/AGENTS.md"
+            && i.applicability == Applicability::OutOfScope));
+    let new = at("fallback_levels", Some("a/b/c/d/x.ts"), "1.1.53");
+    assert_eq!(
+        on_demand(&new),
+        ["a/b/c/AGENTS.md", "a/b/CONTEXT.md", "a/AGENTS.md"]
+    );
+}

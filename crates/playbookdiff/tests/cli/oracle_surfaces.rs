@@ -112,6 +112,12 @@ pub(crate) fn claude(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
     out
 }
 
+/// The start of the note on custom slash commands in the `task` tool's
+/// description of OpenCode up to 1.15.0 (the profile's
+/// `TaskToolCommandNote`): a `- ` line the recorder reads like an agent's
+/// entry, which names no agent.
+const OPENCODE_TASK_NOTE: &str = "When you are instructed to execute custom slash commands";
+
 /// OpenCode: the agents of `debug config` (`subagents`, every name), those
 /// its `task` tool lists to the model (`task-agents`, when recorded: the
 /// recorder writes `agentModes` with them), and the commands of `debug
@@ -131,11 +137,9 @@ pub(crate) fn opencode(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
             .filter(|a| listed(a))
             .map(|a| a.name.clone())
             .collect();
-        out.push((
-            "task-agents",
-            joined(strings(&obs["startup"]["taskAgents"])),
-            joined(ours),
-        ));
+        let mut theirs = strings(&obs["startup"]["taskAgents"]);
+        theirs.retain(|n| !n.starts_with(OPENCODE_TASK_NOTE));
+        out.push(("task-agents", joined(theirs), joined(ours)));
     }
     let commands: BTreeSet<String> = cfg.commands.iter().map(|c| c.name.clone()).collect();
     out.push((
