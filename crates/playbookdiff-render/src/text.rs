@@ -262,7 +262,7 @@ fn plugin_rows(table: &mut Table, pl: &Plugin) {
     let given = if pl.load == PluginLoad::Loaded {
         "given by the plugin"
     } else {
-        "not loaded until the plugin is"
+        "not loaded until the plugin loads"
     };
     table.row(vec![
         Cell::styled(state, AnsiColor::Yellow.on_default()),
@@ -1034,6 +1034,9 @@ Assumptions (1)
             out.contains("Subagents (1)") && out.contains("Plugins (1)"),
             "{out}"
         );
+        // A contribution of a plugin not loaded says so in a whole
+        // sentence.
+        assert!(out.contains("not loaded until the plugin loads"), "{out}");
     }
 
     #[test]
