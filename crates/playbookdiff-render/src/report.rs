@@ -293,10 +293,11 @@ pub(crate) fn unknown_items(configs: &[EffectiveAgentConfig], columns: usize) ->
         .iter()
         .map(|a| a.to_string())
         .collect();
+    let local = configs.iter().any(|c| c.context.mode == Mode::Local);
     for (code, hs) in unknowable(configs) {
         items.push(format!(
             "{} ({})",
-            code.summary(),
+            unknowable_summary(code, local),
             playbookdiff_compare::names(&hs)
         ));
     }
@@ -308,6 +309,21 @@ pub(crate) fn unknown_items(configs: &[EffectiveAgentConfig], columns: usize) ->
         .iter()
         .map(|i| crate::layout::wrap_hanging(&format!("- {i}"), "  ", "    ", columns))
         .collect()
+}
+
+/// The line of an unknowable `code`: its table summary, except that in
+/// local mode, where the user's and the machine's files are read, what
+/// stays unread of them is only a part (each diagnostic names it).
+fn unknowable_summary(code: DiagnosticCode, local: bool) -> String {
+    match code {
+        DiagnosticCode::UserConfigUnavailable if local => {
+            "parts of the user-level configuration the analysis does not read".into()
+        }
+        DiagnosticCode::ManagedConfigUnavailable if local => {
+            "parts of the managed or system policy the analysis does not read".into()
+        }
+        _ => code.summary().to_string(),
+    }
 }
 
 /// How many submodules "Not known to this analysis" names one by one.

@@ -2934,3 +2934,34 @@ fn gemini_cli_reads_the_users_extensions() {
         ["~/.gemini/extensions/nover/gemini-extension.json"]
     );
 }
+
+/// In local mode the user's and the machine's files are read, so the
+/// view's "Not known to this analysis" names only the parts left unread
+/// (each diagnostic says which); it no longer claims the whole user-level
+/// configuration is outside the analysis, nor names Claude Code, whose
+/// user and managed layers are all read here.
+#[test]
+fn local_mode_names_only_the_unread_parts_of_the_users_layers() {
+    let t = tempfile::tempdir().unwrap();
+    bare_machine(t.path());
+    let out = local(t.path(), &[]).output().unwrap();
+    let view = String::from_utf8(out.stdout).unwrap();
+    let unknown = view
+        .split("Not known to this analysis")
+        .nth(1)
+        .expect("the view names what it cannot know");
+    assert!(
+        unknown.contains("parts of the user-level configuration the analysis"),
+        "{view}"
+    );
+    assert!(
+        !unknown.contains("user-level configuration is outside"),
+        "{view}"
+    );
+    let user_line: String = unknown
+        .split("\n  - ")
+        .find(|l| l.contains("user-level"))
+        .unwrap()
+        .to_string();
+    assert!(!user_line.contains("Claude Code"), "{user_line}");
+}
