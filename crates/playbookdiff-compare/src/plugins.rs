@@ -7,9 +7,10 @@
 //! severity is `info`, as for any item only a conditional side has
 //! (`medium` for a plugin that loads from the repository alone).
 //!
-//! A server that some harness also configures under the bare name `S` is
-//! left to the MCP comparison ([`crate::mcp`]), which compares
-//! definitions; one plugin server is one finding, whatever its number of
+//! A server that some harness also configures under the bare name `S`,
+//! or that its own harness receives as `plugin:P:S` (a plugin the user
+//! installed, in local mode), is left to the MCP comparison
+//! ([`crate::mcp`]), which compares definitions; one plugin server is one finding, whatever its number of
 //! launch directories (the key is the server's name and `plugin`).
 
 use crate::draft::FindingDraft;
@@ -41,7 +42,11 @@ pub(crate) fn compare(configs: &[&EffectiveAgentConfig], findings: &mut Vec<Find
         .collect();
     let mut seen = BTreeSet::new();
     for server in plugin_servers(configs) {
-        if configured.contains(server.name) || !seen.insert((server.harness, server.name)) {
+        // A plugin the user installed (local mode) has its server among
+        // the harness's own, under its full name: the MCP comparison
+        // reports it, with its transport.
+        let own = configured.contains(server.contribution.name.as_str());
+        if own || configured.contains(server.name) || !seen.insert((server.harness, server.name)) {
             continue;
         }
         findings.push(finding(&server, configs));

@@ -65,7 +65,7 @@ pub(crate) fn remedies(f: &Finding, scene: &Scene<'_, '_>) -> Vec<Remedy> {
         for p in &f.problems {
             let r = Remedy {
                 harness: p.harness,
-                action: format!("fix the repository first: {}", p.message),
+                action: format!("{} first: {}", fix_where(p), p.message),
             };
             if !out.contains(&r) {
                 out.push(r);
@@ -234,4 +234,16 @@ pub(crate) fn remedies(f: &Finding, scene: &Scene<'_, '_>) -> Vec<Remedy> {
         _ => {}
     }
     out
+}
+
+/// Where the problem `p` is to be fixed, as the start of a remedy: the
+/// repository, or (local mode) the user's own, the machine's or a
+/// plugin's file, which no commit to the repository fixes.
+fn fix_where(p: &playbookdiff_compare::FindingProblem) -> &'static str {
+    use playbookdiff_model::SourceScope;
+    match p.source.as_ref().map(|s| s.scope) {
+        Some(SourceScope::User | SourceScope::Plugin) => "fix your own file",
+        Some(SourceScope::Managed) => "have the machine's policy fixed",
+        _ => "fix the repository",
+    }
 }

@@ -2965,3 +2965,47 @@ fn local_mode_names_only_the_unread_parts_of_the_users_layers() {
         .to_string();
     assert!(!user_line.contains("Claude Code"), "{user_line}");
 }
+
+/// A plugin the user installed gives Claude Code its MCP server as
+/// `plugin:tools:teamdocs`, one of the harness's own: `check` reports it
+/// once (the MCP comparison, with its stdio transport), not a second time
+/// under the bare `teamdocs` as a plugin "which loads from the
+/// repository".
+#[test]
+fn an_installed_plugins_server_is_one_finding_in_check() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    claude_plugins(t.path());
+    let out = local(t.path(), &["check", "--format", "json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let about: Vec<&Value> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["message"].as_str().unwrap_or("").contains("teamdocs"))
+        .collect();
+    let text = serde_json::to_string(&about).unwrap();
+    assert!(!text.contains("loads from the repository"), "{text}");
+    // The secret in the plugin's own file is the user's to fix.
+    assert!(!text.contains("fix the repository first"), "{text}");
+    assert!(text.contains("fix your own file first"), "{text}");
+    let ids: Vec<&str> = about.iter().filter_map(|f| f["id"].as_str()).collect();
+    assert!(
+        ids.iter()
+            .all(|id| !id.contains(":teamdocs:plugin") && !id.ends_with(":teamdocs|plugin")),
+        "{ids:?}"
+    );
+    assert!(
+        about
+            .iter()
+            .filter(|f| f["message"]
+                .as_str()
+                .unwrap()
+                .contains("`plugin:tools:teamdocs`"))
+            .count()
+            <= 1,
+        "{text}"
+    );
+}
