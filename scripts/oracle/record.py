@@ -422,14 +422,19 @@ def merge_trust(config, entries):
     `trusted` / `untrusted`) into `$CODEX_HOME/config.toml` after what a
     fixture home wrote there; a directory the fixture's own entries name
     keeps the fixture's level."""
-    base = config.read_text() if config.is_file() else ""
-    have = tomllib.loads(base).get("projects", {}) if base else {}
+    base = config.read_bytes() if config.is_file() else b""
+    try:
+        have = tomllib.loads(base.decode()).get("projects", {}) if base else {}
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        # A fixture's file that is not UTF-8 or not TOML is kept as it is
+        # (what Codex does with it is the observation).
+        have = {}
     text = "".join(f'[projects."{d}"]\ntrust_level = "{level}"\n\n'
-                   for d, level in sorted(entries.items()) if d not in have)
-    if base and not base.endswith("\n"):
-        base += "\n"
+                   for d, level in sorted(entries.items()) if d not in have).encode()
+    if base and not base.endswith(b"\n"):
+        base += b"\n"
     config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text(base + ("\n" if base and text else "") + text)
+    config.write_bytes(base + (b"\n" if base and text else b"") + text)
 
 
 class Normalizer:

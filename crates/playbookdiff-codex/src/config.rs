@@ -543,6 +543,10 @@ fn unreadable_layer(cx: &mut Cx<'_, '_>, path: &RepoPath, kind: EntryKind, via_l
 pub(crate) fn parse_layers<'a>(cx: &mut Cx<'_, '_>, loaded: &'a [LoadedLayer]) -> Vec<Layer<'a>> {
     let mut out = Vec::new();
     for l in loaded {
+        if l.text.invalid_utf8 {
+            refuse_non_utf8(cx, l);
+            continue;
+        }
         let text = l.text.text.as_str();
         let (bom, body) = match text.strip_prefix('\u{feff}') {
             Some(b) => (3, b),
@@ -577,6 +581,34 @@ pub(crate) fn parse_layers<'a>(cx: &mut Cx<'_, '_>, loaded: &'a [LoadedLayer]) -
         }
     }
     out
+}
+
+/// Refuses the machine's layer `l` (local mode) that is not valid UTF-8:
+/// Codex fails to read it and does not start, trusted project or not
+/// ("Failed to read config file ...: invalid utf-8 sequence", seen with
+/// 0.142.3 and 0.171.0, case
+/// `oracle.local_user_layers.home-codex-non-utf8`). A project layer's is
+/// refused when it is loaded ([`load_layers`]).
+fn refuse_non_utf8(cx: &mut Cx<'_, '_>, l: &LoadedLayer) {
+    let line = l.text.invalid_utf8_line();
+    let at = line.map(|n| format!(" at line {n}")).unwrap_or_default();
+    let mut src = SourceRef::project(l.path.clone(), SourceFormat::Toml);
+    if let Some(n) = line {
+        src = src.with_lines(n, n);
+    }
+    src.resolved_path = l.resolved.clone();
+    let q_path = problems::quote(&l.path);
+    cx.refuse_syntax(
+        format!("{q_path} is not valid UTF-8{at}"),
+        Some(src.clone()),
+    );
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::InvalidToml,
+            format!("{q_path} is not valid TOML: it is not valid UTF-8{at}, which TOML requires, so Codex fails to read it and does not start; save it as UTF-8."),
+        )
+        .at(src),
+    );
 }
 
 /// Checks every project layer (`layers`) for keys a project may not set
