@@ -25,7 +25,7 @@
 
 use crate::config::{get, span_union, Layer};
 use crate::user::HOME_VAR;
-use playbookdiff_model::{Applicability, RepoPath, Skill, SourceRef};
+use playbookdiff_model::{AdvertisementState, Applicability, RepoPath, Skill, SourceRef};
 use playbookdiff_source::Machine;
 use std::path::{Component, Path, PathBuf};
 use toml::de::DeValue;
@@ -174,6 +174,7 @@ pub(crate) fn apply(rules: &[SkillRule], skills: &mut [Skill]) {
             continue;
         }
         s.applicability = Applicability::Excluded;
+        s.advertisement.state = AdvertisementState::Hidden;
         s.reason = format!(
             "{} A `[[skills.config]]` entry of `{}` (lines {}) disables it {} (`enabled = false`), so Codex does not list it.",
             s.reason,

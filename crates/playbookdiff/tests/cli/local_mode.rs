@@ -2691,6 +2691,12 @@ fn codex_excludes_the_skills_the_users_rules_disable() {
     );
     assert!(reason("review")
         .contains("`~/.codex/wide.config.toml` (lines 1-3) disables it by its name"));
+    // A disabled skill is not listed to the model.
+    for s in doc["skills"].as_array().unwrap() {
+        if s["applicability"] == "excluded" {
+            assert_eq!(s["advertisement"]["state"], "hidden", "{s}");
+        }
+    }
     assert!(!doc["diagnostics"]
         .as_array()
         .unwrap()
