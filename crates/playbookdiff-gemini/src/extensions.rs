@@ -454,7 +454,10 @@ pub(crate) fn plugins(exts: &[Extension], out: &EffectiveAgentConfig) -> Vec<Plu
             }
             if let Some(h) = out.hooks.iter().find(|h| mine(&h.source)) {
                 let name = format!("{}:hooks", e.name);
-                let file = SourceRef { lines: None, ..h.source.clone() };
+                let file = SourceRef {
+                    lines: None,
+                    ..h.source.clone()
+                };
                 contributions.push(given(ContributionKind::Hooks, &name, &file));
             }
             contributions.sort_by(|a, b| (a.kind, &a.name).cmp(&(b.kind, &b.name)));

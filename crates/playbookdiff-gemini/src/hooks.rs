@@ -19,8 +19,9 @@
 //! releases; a `hooks` key of `gemini-extension.json` is not read),
 //! registered after the settings' hooks (`processHooksFromConfig`),
 //! whatever the folder's trust, only while `hooksConfig.enabled` holds,
-//! and skipped by `hooksConfig.disabled` as the settings' hooks are;
-//! `${extensionPath}` in it is the extension's folder. Seen with 0.34.0
+//! and skipped by `hooksConfig.disabled` as the settings' hooks are; a
+//! `${extensionPath}` script (the extension's folder) is not looked up,
+//! as a Claude Code plugin's on the machine is not. Seen with 0.34.0
 //! and 0.61.0 on case `oracle.local_gemini_extensions.home-gemini-extensions`.
 
 use crate::extensions::Extension;
@@ -29,10 +30,10 @@ use crate::{Cx, HARNESS, READ_LIMIT};
 use playbookdiff_adapter::hooks::{self, Events, Layout, Registration, Tokens};
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
-    Applicability, Hook, HookTrigger, RepoPath, Severity, SourceFormat, SourceRef, SourceScope,
-    Verdict,
+    Applicability, Diagnostic, DiagnosticCode, Hook, HookTrigger, Severity, SourceFormat,
+    SourceRef, SourceScope, Verdict,
 };
-use playbookdiff_source::{Machine, ParseError, SourceError};
+use playbookdiff_source::{Machine, SourceError};
 use serde_json::Value;
 
 /// Gemini CLI's events with their cross-harness meaning: the one table
@@ -132,8 +133,6 @@ struct Layer<'a> {
     release: String,
     /// Why they may run: their file and the folder they run in.
     reason: String,
-    /// The extension's folder for `${extensionPath}`, for an extension's.
-    extension_path: Option<&'a RepoPath>,
 }
 
 impl<'a> Layer<'a> {
@@ -150,14 +149,13 @@ impl<'a> Layer<'a> {
             source,
             release: format!("Gemini CLI {version}"),
             reason,
-            extension_path: None,
         }
     }
 
     /// The `hooks/hooks.json` `file` of the extension `ext`, whose source
     /// (in the extension's layer) is `source`.
     fn extension(
-        ext: &'a Extension,
+        ext: &Extension,
         file: &'a Workspace,
         source: SourceRef,
         version: &str,
@@ -171,7 +169,6 @@ impl<'a> Layer<'a> {
             source,
             release: format!("Gemini CLI {version}"),
             reason,
-            extension_path: Some(&ext.dir),
         }
     }
 
@@ -201,7 +198,7 @@ impl<'a> Layer<'a> {
             events: &EVENTS,
             tokens: Tokens {
                 project: PROJECT_TOKENS,
-                plugin: self.extension_path.map(|d| ("extensionPath", d)),
+                plugin: None,
             },
             cwd: &ctx.cwd,
             layout: Layout::Groups,
@@ -217,43 +214,57 @@ impl<'a> Layer<'a> {
 const EXTENSION_HOOKS: &str = "hooks/hooks.json";
 
 /// The `hooks/hooks.json` of each active extension of `exts` that has
-/// one whose `hooks` is an object; one that is not JSON or whose `hooks`
-/// is not an object is reported (Gemini CLI warns, "Invalid hooks
-/// configuration", and runs none of its hooks).
+/// one whose `hooks` is an object ([`hooks_file`]).
 fn extension_files<'e>(
     cx: &mut Cx<'_, '_>,
     machine: &Machine,
     exts: &'e [Extension],
 ) -> Vec<(&'e Extension, Workspace)> {
-    let mut out = Vec::new();
-    for ext in exts.iter().filter(|e| e.active()) {
-        let Some(path) = ext.file(EXTENSION_HOOKS) else {
-            continue;
-        };
-        let effect = "Gemini CLI warns and runs none of this extension's hooks";
-        let text = match machine.read_text(&path, READ_LIMIT) {
-            Ok(t) => t,
-            Err(SourceError::NotFound(_)) => continue,
-            Err(e) => {
-                cx.diag(problems::read_error(&path, &e, effect, SourceFormat::Json));
-                continue;
-            }
-        };
-        let parsed = settings::parse_manifest(path.clone(), &text.text).and_then(|w| {
-            match w.get(&["hooks"]) {
-                Some(Value::Object(_)) => Ok(w),
-                _ => Err(ParseError::on_line("`hooks` is not an object", 1)),
-            }
-        });
-        match parsed {
-            Ok(w) => out.push((ext, w)),
-            Err(e) => {
-                let d = problems::invalid_syntax(&path, "JSON", &e, effect, SourceFormat::Json);
-                cx.diag(d.with_severity(Severity::Warning));
-            }
+    exts.iter()
+        .filter(|e| e.active())
+        .filter_map(|e| hooks_file(cx, machine, e).map(|w| (e, w)))
+        .collect()
+}
+
+/// The `hooks/hooks.json` of `ext` on `machine`, when it exists and its
+/// `hooks` is an object; one that is not JSON or whose `hooks` is not an
+/// object is reported, as Gemini CLI warns ("Invalid hooks
+/// configuration") and runs none of its hooks.
+fn hooks_file(cx: &mut Cx<'_, '_>, machine: &Machine, ext: &Extension) -> Option<Workspace> {
+    let path = ext.file(EXTENSION_HOOKS)?;
+    let effect = "Gemini CLI warns and runs none of this extension's hooks";
+    let text = match machine.read_text(&path, READ_LIMIT) {
+        Ok(t) => t,
+        Err(SourceError::NotFound(_)) => return None,
+        Err(e) => {
+            cx.diag(problems::read_error(&path, &e, effect, SourceFormat::Json));
+            return None;
         }
+    };
+    let file = match settings::parse_manifest(path.clone(), &text.text) {
+        Ok(w) => w,
+        Err(e) => {
+            let d = problems::invalid_syntax(&path, "JSON", &e, effect, SourceFormat::Json);
+            cx.diag(d.with_severity(Severity::Warning));
+            return None;
+        }
+    };
+    if let Some(Value::Object(_)) = file.get(&["hooks"]) {
+        return Some(file);
     }
-    out
+    let at = file.source(&["hooks"]).or_else(|| file.source(&[]));
+    let mut d = Diagnostic::new(
+        DiagnosticCode::InvalidValue,
+        format!(
+            "{} has no `hooks` object (\"Invalid hooks configuration\"): {effect}. Put the hooks under a `hooks` object.",
+            problems::quote(&path)
+        ),
+    );
+    if let Some(at) = at {
+        d = d.at(at.in_plugin(&ext.key()));
+    }
+    cx.diag(d);
+    None
 }
 
 /// The words for the settings layer of a file of `scope`.

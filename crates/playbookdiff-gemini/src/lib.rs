@@ -315,14 +315,12 @@ fn machine_settings(
 /// skills; module `hooks`: their hooks), and the user's, system defaults' and system settings'
 /// `context.fileName`, `context.memoryBoundaryMarkers`, `mcpServers`,
 /// `mcp.allowed`, `mcp.excluded`, `hooks` and `hooksConfig` are read.
-const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
-    UnreadLayer {
-        code: DiagnosticCode::UserConfigUnavailable,
-        what: "The subagents (`agents/`), policies and `excludeTools` of the user's extensions",
-        effect: "they can add subagents and rules, and remove tools",
-        todo: "list them with `gemini extensions list`",
-    },
-];
+const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[UnreadLayer {
+    code: DiagnosticCode::UserConfigUnavailable,
+    what: "The subagents (`agents/`), policies and `excludeTools` of the user's extensions",
+    effect: "they can add subagents and rules, and remove tools",
+    todo: "list them with `gemini extensions list`",
+}];
 
 /// One diagnostic per layer of `unread`, and the runtime note on MCP
 /// servers.

@@ -2934,3 +2934,79 @@ fn gemini_cli_reads_the_users_extensions() {
         ["~/.gemini/extensions/nover/gemini-extension.json"]
     );
 }
+
+/// Gemini CLI's extension hooks beyond the oracle case
+/// (`oracle.local_gemini_extensions.home-gemini-extensions`): an
+/// extension's `hooks/hooks.json` hooks come after the user's settings'
+/// hooks, in the extension's layer (`extension:NAME`, scope `plugin`), and
+/// are one `hooks` contribution of it; a file whose `hooks` is not an
+/// object gives none and is reported at its path; `hooksConfig.enabled:
+/// false` in the user's settings keeps them from running.
+#[test]
+fn gemini_cli_runs_the_hooks_of_the_users_extensions() {
+    let t = tempfile::tempdir().unwrap();
+    let (repo, home) = (t.path().join("repo"), t.path().join("home"));
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(t.path().join("root")).unwrap();
+    write(&repo, "GEMINI.md", "Project.\n");
+    let ext = ".gemini/extensions";
+    let manifest = |n: &str| format!(r#"{{"name": "{n}", "version": "1.0.0"}}"#);
+    write(
+        &home,
+        &format!("{ext}/kit/gemini-extension.json"),
+        &manifest("kit"),
+    );
+    write(
+        &home,
+        &format!("{ext}/kit/hooks/hooks.json"),
+        r#"{"hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "sh ${extensionPath}/check.sh"}]}]}}"#,
+    );
+    write(
+        &home,
+        &format!("{ext}/bad/gemini-extension.json"),
+        &manifest("bad"),
+    );
+    write(
+        &home,
+        &format!("{ext}/bad/hooks/hooks.json"),
+        r#"{"hooks": []}"#,
+    );
+    let user =
+        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo u"}]}]}}"#;
+    write(&home, ".gemini/settings.json", user);
+    let doc = compiled_for(t.path(), "gemini");
+    assert_eq!(
+        items(&doc, "hooks"),
+        [
+            row("~/.gemini/settings.json", "user", "effective"),
+            row(
+                "~/.gemini/extensions/kit/hooks/hooks.json",
+                "plugin",
+                "effective"
+            ),
+        ]
+    );
+    let hooks = doc["hooks"].as_array().unwrap();
+    assert_eq!(hooks[1]["source"]["plugin"], "extension:kit");
+    assert_eq!(hooks[1]["runs"]["state"], "yes");
+    let kit = &doc["plugins"].as_array().unwrap()[1];
+    assert_eq!(kit["name"], "kit");
+    assert_eq!(kit["contributions"][0]["kind"], "hooks");
+    assert_eq!(kit["contributions"][0]["name"], "kit:hooks");
+    let invalid: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "invalid-value")
+        .map(|d| d["source"]["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(invalid, ["~/.gemini/extensions/bad/hooks/hooks.json"]);
+
+    let off = r#"{"hooksConfig": {"enabled": false}}"#;
+    write(&home, ".gemini/settings.json", off);
+    let doc = compiled_for(t.path(), "gemini");
+    let hooks = doc["hooks"].as_array().unwrap();
+    assert_eq!(hooks.len(), 1);
+    assert_eq!(hooks[0]["source"]["plugin"], "extension:kit");
+    assert_eq!(hooks[0]["runs"]["state"], "no");
+}
