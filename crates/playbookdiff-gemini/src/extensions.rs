@@ -23,10 +23,12 @@
 //! * the skills of its `skills/` folder, before the user's and the
 //!   workspace's (`SkillManager.discoverSkills`), so theirs win a clash;
 //! * the hooks of its `hooks/hooks.json`, after the settings' (module
-//!   `hooks`).
+//!   `hooks`);
+//! * the subagents of its `agents/` folder, after the project's (module
+//!   `extras`).
 //!
-//! Its subagents (`agents/`), policies, themes and `excludeTools` are not
-//! read (reported as an unread layer).
+//! Its policies, themes and `excludeTools` are not read (reported as an
+//! unread layer).
 //! A project's `.gemini/extensions` is not read by either release (the
 //! extensions directory is the user's only, `ExtensionStorage.
 //! getUserExtensionsDir`). Seen with 0.34.0 and 0.61.0 on case
@@ -451,6 +453,9 @@ pub(crate) fn plugins(exts: &[Extension], out: &EffectiveAgentConfig) -> Vec<Plu
             }
             for m in out.mcp_servers.iter().filter(|m| mine(&m.source)) {
                 contributions.push(given(ContributionKind::McpServer, &m.name, &m.source));
+            }
+            for a in out.subagents.iter().filter(|a| mine(&a.source)) {
+                contributions.push(given(ContributionKind::Agent, &a.name, &a.source));
             }
             if let Some(h) = out.hooks.iter().find(|h| mine(&h.source)) {
                 let name = format!("{}:hooks", e.name);

@@ -241,8 +241,11 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     out.mcp_servers = mcp::compile(&mut cx, &all, &exts);
     out.hooks = hooks::compile(&mut cx, &all, (machine, &exts), version);
     out.commands = commands::compile(&mut cx, profile, ws, (machine, &exts));
-    out.plugins = extensions::plugins(&exts, &out);
     out.subagents = extras::subagents(&mut cx, profile, ws);
+    if let Some(m) = machine {
+        extras::extension_subagents(&mut cx, profile, (&all, m, &exts), &mut out.subagents);
+    }
+    out.plugins = extensions::plugins(&exts, &out);
     extras::report(&mut cx);
     if cx.report_refusals(&REFUSAL) {
         playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
@@ -312,13 +315,14 @@ fn machine_settings(
 /// The layers local mode does not read yet: the user's global context,
 /// skills and commands, the release's built-in skills, the user's
 /// extensions (module `extensions`: context files, MCP servers, commands,
-/// skills; module `hooks`: their hooks), and the user's, system defaults' and system settings'
+/// skills; module `hooks`: their hooks; module `extras`: their
+/// subagents), and the user's, system defaults' and system settings'
 /// `context.fileName`, `context.memoryBoundaryMarkers`, `mcpServers`,
 /// `mcp.allowed`, `mcp.excluded`, `hooks` and `hooksConfig` are read.
 const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[UnreadLayer {
     code: DiagnosticCode::UserConfigUnavailable,
-    what: "The subagents (`agents/`), policies and `excludeTools` of the user's extensions",
-    effect: "they can add subagents and rules, and remove tools",
+    what: "The policies and `excludeTools` of the user's extensions",
+    effect: "they can add policy rules and remove tools",
     todo: "list them with `gemini extensions list`",
 }];
 
