@@ -114,7 +114,9 @@ enum Gate {
 /// (`agents.set`), which is then shadowed; a release that needs
 /// `experimental.enableAgents` loads none without it (the merged
 /// settings'). Seen with both releases on case
-/// `oracle.local_gemini_extensions.home-gemini-extensions`.
+/// `oracle.local_gemini_extensions.home-gemini-extensions` (0.61.0 lists
+/// the extension's subagent, 0.34.0 none); the replacement is read in the
+/// code (`registerLocalAgent`), not observed.
 pub(crate) fn extension_subagents(
     cx: &mut Cx<'_, '_>,
     profile: &Profile,
@@ -122,7 +124,10 @@ pub(crate) fn extension_subagents(
     out: &mut Vec<Subagent>,
 ) {
     let enabled = !profile.agents_need_flag
-        || all.get(&["experimental", "enableAgents"]).and_then(Value::as_bool) == Some(true);
+        || all
+            .get(&["experimental", "enableAgents"])
+            .and_then(Value::as_bool)
+            == Some(true);
     for ext in exts.iter().filter(|e| e.active()) {
         for file in agent_files(machine, ext) {
             let Ok(text) = machine.read_text(&file, READ_LIMIT) else {
