@@ -275,7 +275,7 @@ fn disabled(cx: &mut Cx<'_, '_>, ext: &Extension, at: SourceRef) {
         Diagnostic::new(
             DiagnosticCode::ExtensionDisabled,
             format!(
-                "The Gemini CLI extension `{}` is installed, but `{ENABLEMENT}` disables it for this launch directory: Gemini CLI loads none of its context files, MCP servers, commands, skills or hooks here. Enable it with `gemini extensions enable {}`.",
+                "The Gemini CLI extension `{}` is installed, but `{ENABLEMENT}` disables it for this launch directory: Gemini CLI loads none of its context files, MCP servers, commands, skills, hooks or subagents here. Enable it with `gemini extensions enable {}`.",
                 ext.name, ext.name
             ),
         )
