@@ -21,10 +21,14 @@
 //! * the commands of its `commands/` folder, named after the user's and
 //!   the workspace's (`FileCommandLoader`), `EXTENSION.NAME` on a clash;
 //! * the skills of its `skills/` folder, before the user's and the
-//!   workspace's (`SkillManager.discoverSkills`), so theirs win a clash.
+//!   workspace's (`SkillManager.discoverSkills`), so theirs win a clash;
+//! * the hooks of its `hooks/hooks.json`, after the settings' (module
+//!   `hooks`);
+//! * the subagents of its `agents/` folder, after the project's (module
+//!   `extras`).
 //!
-//! Its hooks (`hooks/hooks.json`), subagents (`agents/`), policies,
-//! themes and `excludeTools` are not read (reported as an unread layer).
+//! Its policies, themes and `excludeTools` are not read (reported as an
+//! unread layer).
 //! A project's `.gemini/extensions` is not read by either release (the
 //! extensions directory is the user's only, `ExtensionStorage.
 //! getUserExtensionsDir`). Seen with 0.34.0 and 0.61.0 on case
@@ -271,7 +275,7 @@ fn disabled(cx: &mut Cx<'_, '_>, ext: &Extension, at: SourceRef) {
         Diagnostic::new(
             DiagnosticCode::ExtensionDisabled,
             format!(
-                "The Gemini CLI extension `{}` is installed, but `{ENABLEMENT}` disables it for this launch directory: Gemini CLI loads none of its context files, MCP servers, commands or skills here. Enable it with `gemini extensions enable {}`.",
+                "The Gemini CLI extension `{}` is installed, but `{ENABLEMENT}` disables it for this launch directory: Gemini CLI loads none of its context files, MCP servers, commands, skills, hooks or subagents here. Enable it with `gemini extensions enable {}`.",
                 ext.name, ext.name
             ),
         )
@@ -449,6 +453,17 @@ pub(crate) fn plugins(exts: &[Extension], out: &EffectiveAgentConfig) -> Vec<Plu
             }
             for m in out.mcp_servers.iter().filter(|m| mine(&m.source)) {
                 contributions.push(given(ContributionKind::McpServer, &m.name, &m.source));
+            }
+            for a in out.subagents.iter().filter(|a| mine(&a.source)) {
+                contributions.push(given(ContributionKind::Agent, &a.name, &a.source));
+            }
+            if let Some(h) = out.hooks.iter().find(|h| mine(&h.source)) {
+                let name = format!("{}:hooks", e.name);
+                let file = SourceRef {
+                    lines: None,
+                    ..h.source.clone()
+                };
+                contributions.push(given(ContributionKind::Hooks, &name, &file));
             }
             contributions.sort_by(|a, b| (a.kind, &a.name).cmp(&(b.kind, &b.name)));
             Plugin {

@@ -20,7 +20,8 @@
 //!   `oracle.local_gemini_extensions.home-gemini-extensions`: none of its
 //!   commands, skills or MCP servers loads).
 
-use crate::settings::Workspace;
+use crate::extensions::Extension;
+use crate::settings::{Settings, Workspace};
 use crate::{Cx, Profile, READ_LIMIT};
 use playbookdiff_adapter::problems::{self, quote};
 use playbookdiff_model::{
@@ -28,7 +29,7 @@ use playbookdiff_model::{
     SourceRef, Subagent,
 };
 use playbookdiff_source::markdown::parse_yaml_with;
-use playbookdiff_source::EntryKind;
+use playbookdiff_source::{EntryKind, Machine};
 use serde_json::{Map, Value};
 
 /// Reports a repository's `.gemini/extensions`, which Gemini CLI ignores.
@@ -97,6 +98,85 @@ enum Gate {
     NeedsFlag,
     /// The folder's trust and the user's acknowledgement of the file.
     Acknowledgement,
+    /// None: an active extension's, with subagents enabled (`true`), or
+    /// in a release that needs `experimental.enableAgents`, which the
+    /// merged settings do not set (`false`).
+    Extension(bool),
+}
+
+/// Adds to `out` the subagents of the `agents/` folder of each active
+/// extension of `exts` on `machine` (local mode), as the launch
+/// directory's are read (regular `*.md` files not starting with `_`, the
+/// same schema), in the extension's layer (`extension:NAME`, scope
+/// `plugin`). Gemini CLI registers them after the user's and the
+/// project's (`AgentRegistry.loadAgents`, 0.34.0 and 0.61.0), with no
+/// trust or acknowledgement, one replacing an earlier of its name
+/// (`agents.set`), which is then shadowed; a release that needs
+/// `experimental.enableAgents` loads none without it (the merged
+/// settings'). Seen with both releases on case
+/// `oracle.local_gemini_extensions.home-gemini-extensions` (0.61.0 lists
+/// the extension's subagent, 0.34.0 none); the replacement is read in the
+/// code (`registerLocalAgent`), not observed.
+pub(crate) fn extension_subagents(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    (all, machine, exts): (&Settings, &Machine, &[Extension]),
+    out: &mut Vec<Subagent>,
+) {
+    let enabled = !profile.agents_need_flag
+        || all
+            .get(&["experimental", "enableAgents"])
+            .and_then(Value::as_bool)
+            == Some(true);
+    for ext in exts.iter().filter(|e| e.active()) {
+        for file in agent_files(machine, ext) {
+            let Ok(text) = machine.read_text(&file, READ_LIMIT) else {
+                continue;
+            };
+            let source = crate::user::machine_source(file.clone(), SourceFormat::Markdown)
+                .in_plugin(&ext.key());
+            let Some(mut agent) = parsed(cx, &file, &text.text, source, Gate::Extension(enabled))
+            else {
+                continue;
+            };
+            agent.plugin = Some(ext.key());
+            shadow(out, &agent);
+            out.push(agent);
+        }
+    }
+}
+
+/// The subagent files of `ext`'s `agents/` folder, by name.
+fn agent_files(machine: &Machine, ext: &Extension) -> Vec<RepoPath> {
+    let Some(dir) = ext.file("agents") else {
+        return Vec::new();
+    };
+    let mut entries = machine.list_dir(&dir).unwrap_or_default();
+    entries.sort_by(|a, b| a.name.cmp(&b.name));
+    entries
+        .iter()
+        .filter(|e| e.kind == EntryKind::File)
+        .filter(|e| e.name.ends_with(".md") && !e.name.starts_with('_'))
+        .filter_map(|e| dir.child(&e.name))
+        .collect()
+}
+
+/// Marks the loaded subagents of `out` that `agent`, registered after
+/// them under the same name, replaces.
+fn shadow(out: &mut [Subagent], agent: &Subagent) {
+    if agent.applicability == Applicability::Excluded {
+        return;
+    }
+    for a in out
+        .iter_mut()
+        .filter(|a| a.name == agent.name && a.applicability != Applicability::Excluded)
+    {
+        a.applicability = Applicability::Shadowed;
+        a.reason = format!(
+            "Replaced by the subagent of the same name in `{}`, which Gemini CLI registers later.",
+            agent.source.path
+        );
+    }
 }
 
 /// The subagent of `file`; `None` when Gemini CLI refuses the file
@@ -114,8 +194,20 @@ fn subagent(cx: &mut Cx<'_, '_>, file: &RepoPath, gate: Gate) -> Option<Subagent
             return None;
         }
     };
-    let front = crate::frontmatter::split(&text.text);
-    let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
+    let source = SourceRef::project(file.clone(), SourceFormat::Markdown);
+    parsed(cx, file, &text.text, source, gate)
+}
+
+/// The subagent of `file`, whose text is `text` and whose source (without
+/// lines) is `source`; `None` when Gemini CLI refuses it (reported).
+fn parsed(
+    cx: &mut Cx<'_, '_>,
+    file: &RepoPath,
+    text: &str,
+    mut source: SourceRef,
+    gate: Gate,
+) -> Option<Subagent> {
+    let front = crate::frontmatter::split(text);
     if let Some((_, end_line)) = front {
         source = source.with_lines(1, end_line);
     }
@@ -293,8 +385,10 @@ fn local_subagent(
 ) -> Subagent {
     let field = |k: &str| meta.get(k).and_then(Value::as_str).map(str::to_string);
     let (applicability, why) = match gate {
-        Gate::NeedsFlag => (Applicability::Excluded, "this release loads subagents only with `experimental.enableAgents: true`, which the launch directory's settings do not set"),
-        Gate::Acknowledgement => (Applicability::Conditional, "Gemini CLI loads it only in a trusted folder once the user acknowledged this file's exact text (`~/.gemini/acknowledgments/agents.json`), which the analysis cannot know; it then lists it in `<available_subagents>`, else skips it silently"),
+        Gate::NeedsFlag => (Applicability::Excluded, "Found in the launch directory's `.gemini/agents`: this release loads subagents only with `experimental.enableAgents: true`, which the launch directory's settings do not set"),
+        Gate::Acknowledgement => (Applicability::Conditional, "Found in the launch directory's `.gemini/agents`: Gemini CLI loads it only in a trusted folder once the user acknowledged this file's exact text (`~/.gemini/acknowledgments/agents.json`), which the analysis cannot know; it then lists it in `<available_subagents>`, else skips it silently"),
+        Gate::Extension(false) => (Applicability::Excluded, "Given by an extension of the user's: this release loads subagents only with `experimental.enableAgents: true`, which the settings do not set"),
+        Gate::Extension(true) => (Applicability::Effective, "Given by an extension of the user's: Gemini CLI lists it in `<available_subagents>` whatever the folder's trust, with no acknowledgement"),
     };
     let tools = meta.get("tools").and_then(Value::as_array).map(|a| {
         a.iter()
@@ -308,7 +402,7 @@ fn local_subagent(
         source,
         load_phase: LoadPhase::Startup,
         applicability,
-        reason: format!("Found in the launch directory's `.gemini/agents`: {why}."),
+        reason: format!("{why}."),
         mode: AgentMode::Subagent,
         description: field("description"),
         tools,

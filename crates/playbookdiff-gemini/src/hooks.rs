@@ -13,11 +13,27 @@
 //! with the project directory as working directory and in
 //! `GEMINI_PROJECT_DIR` and `CLAUDE_PROJECT_DIR`; seen with 0.61.0 (a
 //! `BeforeAgent` hook ran in the project directory).
+//!
+//! In local mode an active extension's `hooks/hooks.json` adds its
+//! `hooks` object (`ExtensionManager.loadExtensionHooks`, both profiled
+//! releases; a `hooks` key of `gemini-extension.json` is not read),
+//! registered after the settings' hooks (`processHooksFromConfig`),
+//! whatever the folder's trust, only while `hooksConfig.enabled` holds,
+//! and skipped by `hooksConfig.disabled` as the settings' hooks are; a
+//! `${extensionPath}` script (the extension's folder) is not looked up,
+//! as a Claude Code plugin's on the machine is not. Seen with 0.34.0
+//! and 0.61.0 on case `oracle.local_gemini_extensions.home-gemini-extensions`.
 
-use crate::settings::{Settings, Workspace};
-use crate::{Cx, HARNESS};
+use crate::extensions::Extension;
+use crate::settings::{self, Settings, Workspace};
+use crate::{Cx, HARNESS, READ_LIMIT};
 use playbookdiff_adapter::hooks::{self, Events, Layout, Registration, Tokens};
-use playbookdiff_model::{Applicability, Hook, HookTrigger, SourceScope, Verdict};
+use playbookdiff_adapter::problems;
+use playbookdiff_model::{
+    Applicability, Diagnostic, DiagnosticCode, Hook, HookTrigger, Severity, SourceFormat,
+    SourceRef, SourceScope, Verdict,
+};
+use playbookdiff_source::{Machine, SourceError};
 use serde_json::Value;
 
 /// Gemini CLI's events with their cross-harness meaning: the one table
@@ -75,58 +91,180 @@ pub(crate) fn event_of(trigger: HookTrigger) -> Option<&'static str> {
 /// workspace's do, in a trusted folder (assumed) and in the project
 /// directory; `hooksConfig.enabled` is the merged value and
 /// `hooksConfig.disabled` the union of every file's list (`UNION`).
-/// Repo mode reads the workspace file alone (the others are empty).
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, all: &Settings, version: &str) -> Vec<Hook> {
+/// Then the hooks of each active extension of `exts` (local mode, read
+/// on `machine`; see the module docs). Repo mode reads the workspace
+/// file alone (the others are empty, and `exts` too).
+pub(crate) fn compile(
+    cx: &mut Cx<'_, '_>,
+    all: &Settings,
+    (machine, exts): (Option<&Machine>, &[Extension]),
+    version: &str,
+) -> Vec<Hook> {
     let runs = runs(all);
     let mut out = Vec::new();
-    for file in [&all.defaults, &all.user, &all.workspace, &all.system] {
-        out.extend(layer(cx, file, version, &runs));
+    let settings = [&all.defaults, &all.user, &all.workspace, &all.system];
+    for file in settings {
+        if let Some(source) = file.source(&[]) {
+            out.extend(Layer::settings(file, source, version).read(cx, &runs));
+        }
     }
-    skip_disabled(all, &mut out);
+    let ext_files = machine.map_or_else(Vec::new, |m| extension_files(cx, m, exts));
+    for (ext, file) in &ext_files {
+        if let Some(source) = file.source(&[]) {
+            let source = source.in_plugin(&ext.key());
+            out.extend(Layer::extension(ext, file, source, version).read(cx, &runs));
+        }
+    }
+    let files: Vec<&Workspace> = settings
+        .into_iter()
+        .chain(ext_files.iter().map(|(_, f)| f))
+        .collect();
+    skip_disabled(all, &files, &mut out);
     out
 }
 
-/// The hooks of one settings file `ws`, each running as `runs` says.
-fn layer(cx: &mut Cx<'_, '_>, ws: &Workspace, version: &str, runs: &Verdict) -> Vec<Hook> {
-    let (Some(value), Some(source)) = (ws.get(&["hooks"]), ws.source(&[])) else {
-        return Vec::new();
+/// One file that registers hooks, with how Gemini CLI runs them.
+struct Layer<'a> {
+    /// The file, parsed with the lines of each key.
+    file: &'a Workspace,
+    /// The file as a source, in its layer.
+    source: SourceRef,
+    /// The release's words, e.g. `Gemini CLI 0.61.0`.
+    release: String,
+    /// Why they may run: their file and the folder they run in.
+    reason: String,
+}
+
+impl<'a> Layer<'a> {
+    /// The settings file `file`, whose source is `source`.
+    fn settings(file: &'a Workspace, source: SourceRef, version: &str) -> Layer<'a> {
+        let reason = format!(
+            "Registered in `{}`, {}; Gemini CLI runs {} hooks in a trusted folder (assumed), in the project directory.",
+            source.path,
+            layer_words(source.scope),
+            if source.scope == SourceScope::Project { "project" } else { "them with the project's" }
+        );
+        Layer {
+            file,
+            source,
+            release: format!("Gemini CLI {version}"),
+            reason,
+        }
+    }
+
+    /// The `hooks/hooks.json` `file` of the extension `ext`, whose source
+    /// (in the extension's layer) is `source`.
+    fn extension(
+        ext: &Extension,
+        file: &'a Workspace,
+        source: SourceRef,
+        version: &str,
+    ) -> Layer<'a> {
+        let reason = format!(
+            "Registered in `{}`, the hooks of the user's extension `{}`; Gemini CLI runs an extension's hooks whatever the folder's trust, in the project directory.",
+            source.path, ext.name
+        );
+        Layer {
+            file,
+            source,
+            release: format!("Gemini CLI {version}"),
+            reason,
+        }
+    }
+
+    /// The hooks of the file's `hooks` object, each running as `runs`
+    /// says.
+    fn read(&self, cx: &mut Cx<'_, '_>, runs: &Verdict) -> Vec<Hook> {
+        let Some(value) = self.file.get(&["hooks"]) else {
+            return Vec::new();
+        };
+        let events = match value.as_object() {
+            Some(o) => Value::Object(
+                o.iter()
+                    .filter(|(k, _)| !CONFIG_FIELDS.contains(&k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ),
+            None => value.clone(),
+        };
+        let lines = |p: &[&str]| self.file.span(p);
+        let ctx = cx.context;
+        let reg = Registration {
+            harness: HARNESS,
+            release: &self.release,
+            source: &self.source,
+            prefix: &["hooks"],
+            lines: &lines,
+            events: &EVENTS,
+            tokens: Tokens {
+                project: PROJECT_TOKENS,
+                plugin: None,
+            },
+            cwd: &ctx.cwd,
+            layout: Layout::Groups,
+            runs: runs.clone(),
+            applicability: Applicability::Effective,
+            reason: &self.reason,
+        };
+        hooks::read(cx, &reg, &events)
+    }
+}
+
+/// The hooks file of an extension, in its folder.
+const EXTENSION_HOOKS: &str = "hooks/hooks.json";
+
+/// The `hooks/hooks.json` of each active extension of `exts` that has
+/// one whose `hooks` is an object ([`hooks_file`]).
+fn extension_files<'e>(
+    cx: &mut Cx<'_, '_>,
+    machine: &Machine,
+    exts: &'e [Extension],
+) -> Vec<(&'e Extension, Workspace)> {
+    exts.iter()
+        .filter(|e| e.active())
+        .filter_map(|e| hooks_file(cx, machine, e).map(|w| (e, w)))
+        .collect()
+}
+
+/// The `hooks/hooks.json` of `ext` on `machine`, when it exists and its
+/// `hooks` is an object; one that is not JSON or whose `hooks` is not an
+/// object is reported, as Gemini CLI warns ("Invalid hooks
+/// configuration") and runs none of its hooks.
+fn hooks_file(cx: &mut Cx<'_, '_>, machine: &Machine, ext: &Extension) -> Option<Workspace> {
+    let path = ext.file(EXTENSION_HOOKS)?;
+    let effect = "Gemini CLI warns and runs none of this extension's hooks";
+    let text = match machine.read_text(&path, READ_LIMIT) {
+        Ok(t) => t,
+        Err(SourceError::NotFound(_)) => return None,
+        Err(e) => {
+            cx.diag(problems::read_error(&path, &e, effect, SourceFormat::Json));
+            return None;
+        }
     };
-    let events = match value.as_object() {
-        Some(o) => Value::Object(
-            o.iter()
-                .filter(|(k, _)| !CONFIG_FIELDS.contains(&k.as_str()))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
+    let file = match settings::parse_manifest(path.clone(), &text.text) {
+        Ok(w) => w,
+        Err(e) => {
+            let d = problems::invalid_syntax(&path, "JSON", &e, effect, SourceFormat::Json);
+            cx.diag(d.with_severity(Severity::Warning));
+            return None;
+        }
+    };
+    if let Some(Value::Object(_)) = file.get(&["hooks"]) {
+        return Some(file);
+    }
+    let at = file.source(&["hooks"]).or_else(|| file.source(&[]));
+    let mut d = Diagnostic::new(
+        DiagnosticCode::InvalidValue,
+        format!(
+            "{} has no `hooks` object (\"Invalid hooks configuration\"): {effect}. Put the hooks under a `hooks` object.",
+            problems::quote(&path)
         ),
-        None => value.clone(),
-    };
-    let release = format!("Gemini CLI {version}");
-    let lines = |p: &[&str]| ws.span(p);
-    let reason = format!(
-        "Registered in `{}`, {}; Gemini CLI runs {} hooks in a trusted folder (assumed), in the project directory.",
-        source.path,
-        layer_words(source.scope),
-        if source.scope == SourceScope::Project { "project" } else { "them with the project's" }
     );
-    let ctx = cx.context;
-    let reg = Registration {
-        harness: HARNESS,
-        release: &release,
-        source: &source,
-        prefix: &["hooks"],
-        lines: &lines,
-        events: &EVENTS,
-        tokens: Tokens {
-            project: PROJECT_TOKENS,
-            plugin: None,
-        },
-        cwd: &ctx.cwd,
-        layout: Layout::Groups,
-        runs: runs.clone(),
-        applicability: Applicability::Effective,
-        reason: &reason,
-    };
-    hooks::read(cx, &reg, &events)
+    if let Some(at) = at {
+        d = d.at(at.in_plugin(&ext.key()));
+    }
+    cx.diag(d);
+    None
 }
 
 /// The words for the settings layer of a file of `scope`.
@@ -167,8 +305,8 @@ fn runs(all: &Settings) -> Verdict {
 /// 0.34.0 and 0.61.0) is `name || command`, so a named hook whose
 /// command is listed still runs (seen with both releases, case
 /// `oracle.local_gemini_hooks.home-gemini-hook-names`).
-fn skip_disabled(all: &Settings, out: &mut [Hook]) {
-    let keys: Vec<Option<String>> = out.iter().map(|h| disabled_key(all, h)).collect();
+fn skip_disabled(all: &Settings, files: &[&Workspace], out: &mut [Hook]) {
+    let keys: Vec<Option<String>> = out.iter().map(|h| disabled_key(files, h)).collect();
     for file in all.by_precedence() {
         let Some(names) = file
             .get(&["hooksConfig", "disabled"])
@@ -200,11 +338,11 @@ fn skip_disabled(all: &Settings, out: &mut [Hook]) {
 
 /// The name `hooksConfig.disabled` matches for hook `h` (`getHookName`):
 /// its handler's `name` when a non-empty string, else its command. The
-/// handler is found in the file that registers it by the event and the
+/// handler is found in the file of `files` that registers it by the event and the
 /// position its id ends with (`…:EVENT:GROUP:HANDLER`).
-fn disabled_key(all: &Settings, h: &Hook) -> Option<String> {
-    let file = [&all.defaults, &all.user, &all.workspace, &all.system]
-        .into_iter()
+fn disabled_key(files: &[&Workspace], h: &Hook) -> Option<String> {
+    let file = files
+        .iter()
         .find(|f| f.source(&[]).is_some_and(|s| s.path == h.source.path))?;
     let mut tail = h.id.rsplitn(3, ':');
     let j: usize = tail.next()?.parse().ok()?;

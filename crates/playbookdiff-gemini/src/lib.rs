@@ -239,10 +239,13 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     out.instructions = context::compile(&mut cx, profile, &all, (machine, &exts));
     out.skills = skills::compile(&mut cx, profile, (machine, &exts));
     out.mcp_servers = mcp::compile(&mut cx, &all, &exts);
-    out.hooks = hooks::compile(&mut cx, &all, version);
+    out.hooks = hooks::compile(&mut cx, &all, (machine, &exts), version);
     out.commands = commands::compile(&mut cx, profile, ws, (machine, &exts));
-    out.plugins = extensions::plugins(&exts, &out);
     out.subagents = extras::subagents(&mut cx, profile, ws);
+    if let Some(m) = machine {
+        extras::extension_subagents(&mut cx, profile, (&all, m, &exts), &mut out.subagents);
+    }
+    out.plugins = extensions::plugins(&exts, &out);
     extras::report(&mut cx);
     if cx.report_refusals(&REFUSAL) {
         playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
@@ -312,17 +315,16 @@ fn machine_settings(
 /// The layers local mode does not read yet: the user's global context,
 /// skills and commands, the release's built-in skills, the user's
 /// extensions (module `extensions`: context files, MCP servers, commands,
-/// skills), and the user's, system defaults' and system settings'
+/// skills; module `hooks`: their hooks; module `extras`: their
+/// subagents), and the user's, system defaults' and system settings'
 /// `context.fileName`, `context.memoryBoundaryMarkers`, `mcpServers`,
 /// `mcp.allowed`, `mcp.excluded`, `hooks` and `hooksConfig` are read.
-const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
-    UnreadLayer {
-        code: DiagnosticCode::UserConfigUnavailable,
-        what: "The hooks (`hooks/hooks.json`), subagents (`agents/`), policies and `excludeTools` of the user's extensions",
-        effect: "they can add hooks and subagents, and remove tools",
-        todo: "list them with `gemini extensions list`",
-    },
-];
+const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[UnreadLayer {
+    code: DiagnosticCode::UserConfigUnavailable,
+    what: "The policies and `excludeTools` of the user's extensions",
+    effect: "they can add policy rules and remove tools",
+    todo: "list them with `gemini extensions list`",
+}];
 
 /// One diagnostic per layer of `unread`, and the runtime note on MCP
 /// servers.

@@ -624,8 +624,8 @@ declare_codes! {
     /// (`~/.gemini/extensions/NAME`) that
     /// `~/.gemini/extensions/extension-enablement.json` turns off for the
     /// launch directory (the last override matching it starts with `!`).
-    /// Gemini CLI loads none of its context files, MCP servers, commands
-    /// or skills there. Source: `ExtensionEnablementManager.isEnabled`
+    /// Gemini CLI loads none of its context files, MCP servers, commands,
+    /// skills, hooks or subagents there. Source: `ExtensionEnablementManager.isEnabled`
     /// (`packages/cli/src/config/extensions/extensionEnablement.ts`);
     /// seen with Gemini CLI 0.34.0 and 0.61.0 (case
     /// `oracle.local_gemini_extensions.home-gemini-extensions`: `!/*` and a

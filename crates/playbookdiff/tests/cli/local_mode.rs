@@ -3015,3 +3015,155 @@ fn an_installed_plugins_server_is_one_finding_in_check() {
         "{text}"
     );
 }
+
+/// Gemini CLI's extension hooks beyond the oracle case
+/// (`oracle.local_gemini_extensions.home-gemini-extensions`): an
+/// extension's `hooks/hooks.json` hooks come after the user's settings'
+/// hooks, in the extension's layer (`extension:NAME`, scope `plugin`), and
+/// are one `hooks` contribution of it; a file whose `hooks` is not an
+/// object gives none and is reported at its path; `hooksConfig.enabled:
+/// false` in the user's settings keeps them from running.
+#[test]
+fn gemini_cli_runs_the_hooks_of_the_users_extensions() {
+    let t = tempfile::tempdir().unwrap();
+    let (repo, home) = (t.path().join("repo"), t.path().join("home"));
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(t.path().join("root")).unwrap();
+    write(&repo, "GEMINI.md", "Project.\n");
+    let ext = ".gemini/extensions";
+    let manifest = |n: &str| format!(r#"{{"name": "{n}", "version": "1.0.0"}}"#);
+    write(
+        &home,
+        &format!("{ext}/kit/gemini-extension.json"),
+        &manifest("kit"),
+    );
+    write(
+        &home,
+        &format!("{ext}/kit/hooks/hooks.json"),
+        r#"{"hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "sh ${extensionPath}/check.sh"}]}]}}"#,
+    );
+    write(
+        &home,
+        &format!("{ext}/bad/gemini-extension.json"),
+        &manifest("bad"),
+    );
+    write(
+        &home,
+        &format!("{ext}/bad/hooks/hooks.json"),
+        r#"{"hooks": []}"#,
+    );
+    let user =
+        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo u"}]}]}}"#;
+    write(&home, ".gemini/settings.json", user);
+    let doc = compiled_for(t.path(), "gemini");
+    assert_eq!(
+        items(&doc, "hooks"),
+        [
+            row("~/.gemini/settings.json", "user", "effective"),
+            row(
+                "~/.gemini/extensions/kit/hooks/hooks.json",
+                "plugin",
+                "effective"
+            ),
+        ]
+    );
+    let hooks = doc["hooks"].as_array().unwrap();
+    assert_eq!(hooks[1]["source"]["plugin"], "extension:kit");
+    assert_eq!(hooks[1]["runs"]["state"], "yes");
+    let kit = &doc["plugins"].as_array().unwrap()[1];
+    assert_eq!(kit["name"], "kit");
+    assert_eq!(kit["contributions"][0]["kind"], "hooks");
+    assert_eq!(kit["contributions"][0]["name"], "kit:hooks");
+    let invalid: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "invalid-value")
+        .map(|d| d["source"]["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(invalid, ["~/.gemini/extensions/bad/hooks/hooks.json"]);
+
+    let off = r#"{"hooksConfig": {"enabled": false}}"#;
+    write(&home, ".gemini/settings.json", off);
+    let doc = compiled_for(t.path(), "gemini");
+    let hooks = doc["hooks"].as_array().unwrap();
+    assert_eq!(hooks.len(), 1);
+    assert_eq!(hooks[0]["source"]["plugin"], "extension:kit");
+    assert_eq!(hooks[0]["runs"]["state"], "no");
+}
+
+/// Gemini CLI's extension subagents beyond the oracle case
+/// (`oracle.local_gemini_extensions.home-gemini-extensions`): an
+/// extension's `agents/helper.md` replaces the project's subagent of the
+/// same name, which is shadowed (Gemini CLI registers the extension's
+/// later), and is in the extension's layer and its contributions; a file
+/// starting with `_` is not read; 0.34.0 without
+/// `experimental.enableAgents` loads neither, 0.34.0 with it in the
+/// user's settings loads the extension's.
+#[test]
+fn gemini_cli_lists_the_subagents_of_the_users_extensions() {
+    let t = tempfile::tempdir().unwrap();
+    let (repo, home) = (t.path().join("repo"), t.path().join("home"));
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(t.path().join("root")).unwrap();
+    let agent = |d: &str| format!("---\nname: helper\ndescription: {d}\n---\nHelp.\n");
+    write(&repo, ".gemini/agents/helper.md", &agent("Project's"));
+    let kit = ".gemini/extensions/kit";
+    write(
+        &home,
+        &format!("{kit}/gemini-extension.json"),
+        r#"{"name": "kit", "version": "1.0.0"}"#,
+    );
+    write(&home, &format!("{kit}/agents/helper.md"), &agent("Kit's"));
+    write(&home, &format!("{kit}/agents/_draft.md"), &agent("Draft"));
+    let run = |version: &str| {
+        let pin = format!("gemini={version}");
+        let out = local(
+            t.path(),
+            &[
+                "compile",
+                "--harness",
+                "gemini",
+                "--agent-version",
+                &pin,
+                "--format",
+                "json",
+            ],
+        )
+        .output()
+        .unwrap();
+        assert!(out.status.success());
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let doc = run("0.61.0");
+    assert_eq!(
+        items(&doc, "subagents"),
+        [
+            row(".gemini/agents/helper.md", "project", "shadowed"),
+            row(
+                "~/.gemini/extensions/kit/agents/helper.md",
+                "plugin",
+                "effective"
+            ),
+        ]
+    );
+    assert_eq!(doc["subagents"][1]["plugin"], "extension:kit");
+    let given = &doc["plugins"][0]["contributions"][0];
+    assert_eq!(
+        (&given["kind"], &given["name"]),
+        (&"agent".into(), &"helper".into())
+    );
+
+    let doc = run("0.34.0");
+    let states: Vec<&str> = doc["subagents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["applicability"].as_str().unwrap())
+        .collect();
+    assert_eq!(states, ["excluded", "excluded"]);
+    let on = r#"{"experimental": {"enableAgents": true}}"#;
+    write(&home, ".gemini/settings.json", on);
+    let doc = run("0.34.0");
+    assert_eq!(doc["subagents"][1]["applicability"], "effective");
+}

@@ -168,8 +168,9 @@ pub(crate) fn copilot(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
 
 /// Gemini CLI, the workspace trusted and every subagent file acknowledged
 /// by the recorder (the user's state the adapter cannot see, so a
-/// `conditional` subagent counts as loaded): the project subagents its
-/// request lists in `<available_subagents>` (`subagents`), and the
+/// `conditional` subagent counts as loaded): the subagents, the project's
+/// and the user's extensions', its request lists in
+/// `<available_subagents>` (`subagents`), and the
 /// commands of the launch directory that run, by the name that runs them
 /// (`commands`); each when recorded.
 pub(crate) fn gemini(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
@@ -178,7 +179,7 @@ pub(crate) fn gemini(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
         let ours: BTreeSet<String> = cfg
             .subagents
             .iter()
-            .filter(|a| a.applicability != Applicability::Excluded && a.plugin.is_none())
+            .filter(|a| a.applicability != Applicability::Excluded)
             .map(|a| a.name.clone())
             .collect();
         out.push(("subagents", joined(strings(theirs)), joined(ours)));
