@@ -9,6 +9,7 @@ Usage:
     scripts/oracle/bisect.py --agent claude-code --sample 10 --behaviour ID
     scripts/oracle/bisect.py --agent opencode --sample 10 --older 1.2.1
     scripts/oracle/bisect.py --agent claude-code --older 2.0.59 --sample 10
+    scripts/oracle/bisect.py --agent codex --older 0.63.0 --until 0.77.0 --sample 5
     scripts/oracle/bisect.py --agent gemini --recheck
     scripts/oracle/bisect.py --compare-methods 0.142.3
 
@@ -69,7 +70,8 @@ boundary names the two behaviours that bisected its coming and going
 results as they are now, without running anything.
 
 A second `--older` run against the same profile and cases (a denser
-sample of part of the window) is merged into the file: each run's window
+sample of part of the window; `--until END` keeps it to the releases
+before END) is merged into the file: each run's window
 and counts under `samples`.
 
 Codex releases before 0.120.0 are observed through `codex exec` (the
@@ -562,10 +564,11 @@ OLDER_CASES = {
 }
 
 
-def sample_older(agent, start, count):
+def sample_older(agent, start, count, until=None):
     """Observes the behaviours' cases (and `OLDER_CASES`) at `count`
     releases spread evenly from `start` to the agent's oldest profiled
-    release, and compares each observation with the one recorded for that
+    release (or to the release before `until`: a denser sample of the
+    window's edge), and compares each observation with the one recorded for that
     profile, which every one of them maps to: each differing aspect is a
     behaviour still to declare and bisect. Writes
     `oracle/bisect/<agent>.older.json`; an installed release is removed
@@ -573,6 +576,8 @@ def sample_older(agent, start, count):
     oracle = Oracle(agent)
     oldest = record.profiled_versions(agent)[0]
     releases = window(agent, start, oldest)
+    if until:
+        releases = [v for v in releases if version_key(v) < version_key(until)]
     step = max((len(releases) - 1) / (count - 1), 1)
     picks = sorted({releases[min(round(i * step), len(releases) - 1)] for i in range(count)},
                    key=version_key)
@@ -703,6 +708,8 @@ def main():
                    help="recompute the agreement of <agent>.sample.json from the results (no run)")
     p.add_argument("--older", metavar="START",
                    help="with --sample: sample from START to the oldest profiled release")
+    p.add_argument("--until", metavar="END",
+                   help="with --older: sample only the releases before END")
     p.add_argument("--compare-methods", metavar="VERSION",
                    help="Codex: observe every case of VERSION through `codex exec` and compare "
                         "with its committed `codex debug prompt-input` observations")
@@ -723,7 +730,7 @@ def main():
         if args.unexplained:
             unexplained(args.agent)
         elif args.older:
-            sample_older(args.agent, args.older, args.sample)
+            sample_older(args.agent, args.older, args.sample, args.until)
         else:
             sample(args.agent, args.sample, args.behaviour)
             remove_installs()
