@@ -237,7 +237,10 @@ pub fn system_skills_marker(version: &str) -> Option<&'static str> {
 pub const TABLE: &[Row] = &[
     // Only the facts bisection found to change before 0.142.3 differ from
     // the next row; the others are that row's, which the sampled releases
-    // (`oracle/bisect/codex.older.json`) did not contradict.
+    // (`oracle/bisect/codex.older.json`) did not contradict, but for the
+    // system skills of 0.77.0 to 0.114.0: two (`skill-creator`,
+    // `skill-installer`), five from 0.115.0 (behaviour
+    // `codex.system-skills-five`, not modelled).
     Row {
         from: FIRST_MODELLED,
         facts: Facts {
@@ -347,9 +350,7 @@ impl Fact {
                 facts.default_context_window = newer.default_context_window
             }
             Fact::SkillPaths => facts.skill_paths = newer.skill_paths,
-            Fact::SystemSkills | Fact::BundledSkills => {
-                facts.bundled_skills = newer.bundled_skills
-            }
+            Fact::SystemSkills | Fact::BundledSkills => facts.bundled_skills = newer.bundled_skills,
             Fact::UntrustedDropsAgentsMd => {
                 facts.untrusted_drops_agents_md = newer.untrusted_drops_agents_md
             }
