@@ -10,6 +10,7 @@ Usage:
     scripts/oracle/bisect.py --agent opencode --sample 10 --older 1.2.1
     scripts/oracle/bisect.py --agent claude-code --older 2.0.59 --sample 10
     scripts/oracle/bisect.py --agent opencode --older 1.0.0 --until 1.1.53 --sample 12
+    scripts/oracle/bisect.py --agent codex --older 0.63.0 --until 0.77.0 --sample 5
     scripts/oracle/bisect.py --agent gemini --recheck
     scripts/oracle/bisect.py --compare-methods 0.142.3
 
@@ -70,7 +71,8 @@ boundary names the two behaviours that bisected its coming and going
 results as they are now, without running anything.
 
 A second `--older` run against the same profile and cases (a denser
-sample of part of the window) is merged into the file: each run's window
+sample of part of the window; `--until END` keeps it to the releases
+up to END) is merged into the file: each run's window
 and counts under `samples`.
 
 Codex releases before 0.120.0 are observed through `codex exec` (the

@@ -7,7 +7,7 @@
 //! found by bisection over the published releases with the real agent
 //! (`scripts/oracle/bisect.py`, `oracle/bisect/codex.json`; the registry's
 //! `bisected` test fails when the two disagree), so [`facts_for`] models
-//! every release from 0.77.0 to 0.171.0: the first row's facts, each
+//! every release from 0.63.0 to 0.171.0: the first row's facts, each
 //! replaced by the next row's from its first release on. Everything not
 //! in this table is the same in every modelled release. Each fact says where it comes from: the
 //! openai/codex sources (`codex-rs/...` paths) and the release's own
@@ -237,13 +237,16 @@ pub fn system_skills_marker(version: &str) -> Option<&'static str> {
 pub const TABLE: &[Row] = &[
     // Only the facts bisection found to change before 0.142.3 differ from
     // the next row; the others are that row's, which the sampled releases
-    // (`oracle/bisect/codex.older.json`) did not contradict.
+    // (`oracle/bisect/codex.older.json`) did not contradict, but for the
+    // system skills of 0.77.0 to 0.114.0: two (`skill-creator`,
+    // `skill-installer`), five from 0.115.0 (behaviour
+    // `codex.system-skills-five`, not modelled).
     Row {
         from: FIRST_MODELLED,
         facts: Facts {
             default_context_window: 272_000,
             skill_paths: SkillPathStyle::Absolute,
-            bundled_skills: BUNDLED_0_142,
+            bundled_skills: &[],
             untrusted_drops_agents_md: false,
             fallback_names_must_be_plain: false,
             plugin_manifests: &[".codex-plugin/plugin.json"],
@@ -308,7 +311,9 @@ pub enum Fact {
     DefaultContextWindow,
     /// [`Facts::skill_paths`].
     SkillPaths,
-    /// [`Facts::bundled_skills`].
+    /// [`Facts::bundled_skills`]: the release writes system skills.
+    SystemSkills,
+    /// [`Facts::bundled_skills`]: those of 0.171.0.
     BundledSkills,
     /// [`Facts::untrusted_drops_agents_md`].
     UntrustedDropsAgentsMd,
@@ -336,14 +341,16 @@ pub enum Fact {
 
 impl Fact {
     /// Copies this field of `newer` into `facts` ([`Fact::ClaudePluginManifest`]
-    /// and [`Fact::PluginManifests`] both copy [`Facts::plugin_manifests`]).
+    /// and [`Fact::PluginManifests`] both copy [`Facts::plugin_manifests`],
+    /// [`Fact::SystemSkills`] and [`Fact::BundledSkills`]
+    /// [`Facts::bundled_skills`]).
     fn take(self, facts: &mut Facts, newer: &Facts) {
         match self {
             Fact::DefaultContextWindow => {
                 facts.default_context_window = newer.default_context_window
             }
             Fact::SkillPaths => facts.skill_paths = newer.skill_paths,
-            Fact::BundledSkills => facts.bundled_skills = newer.bundled_skills,
+            Fact::SystemSkills | Fact::BundledSkills => facts.bundled_skills = newer.bundled_skills,
             Fact::UntrustedDropsAgentsMd => {
                 facts.untrusted_drops_agents_md = newer.untrusted_drops_agents_md
             }
@@ -373,11 +380,14 @@ impl Fact {
 /// One fact's change: the newer row's value holds from release `since` on.
 pub type Change = playbookdiff_model::profile::FactChange<Fact>;
 
-/// The first release the adapter models, the first of the window of the
-/// last twelve months as the version table counts it (npm publish time
-/// 2026-01-15; the registry's publish times do not follow the version
-/// order, and every release from 0.21.0 on carries a time in the last
-/// twelve months, so no publish-time rule gives this start). No release
+/// The first release the adapter models. npm's publish times of Codex do
+/// not follow the version order (0.63.0 2026-04-07, 0.74.0 2026-09-16,
+/// 0.77.0 2026-01-15: re-publications), and every release from 0.21.0 on
+/// carries a time in the last twelve months, so no publish-time rule
+/// gives the window's start. It is the release from which every fact is
+/// bisected: the releases 0.63.0 to 0.75.0 sampled before 0.77.0
+/// (`oracle/bisect/codex.older.json`) agree with 0.77.0 on every case but
+/// the system skills ([`SYSTEM_SKILLS_SINCE`]). No release
 /// before 0.120.0 has `codex debug prompt-input` (bisected, behaviour
 /// `codex.debug-prompt-input`: 0.118.0 takes it for `codex debug` =
 /// `codex sandbox` and exits 2), so the recorder observes those through
@@ -385,7 +395,11 @@ pub type Change = playbookdiff_model::profile::FactChange<Fact>;
 /// that agrees with `codex debug prompt-input` on the committed cases of
 /// 0.142.3 and 0.171.0 (`oracle/bisect/codex.methods.json`). An older
 /// release gets this one's profile, with a diagnostic.
-pub const FIRST_MODELLED: &str = "0.77.0";
+pub const FIRST_MODELLED: &str = "0.63.0";
+
+/// The first release that writes its bundled system skills into
+/// `$CODEX_HOME/skills/.system` and lists them ([`Fact::SystemSkills`]).
+pub const SYSTEM_SKILLS_SINCE: &str = "0.77.0";
 
 /// The first release that reads a trusted project's `.codex/config.toml`
 /// ([`Fact::ProjectConfig`]).
@@ -407,6 +421,13 @@ pub const CURSOR_PLUGIN_SINCE: &str = "0.145.0";
 /// release that shows the newer value, oldest first. A fact is named by
 /// its field of [`Facts`].
 pub const CHANGES: &[Change] = &[
+    Change {
+        fact: Fact::SystemSkills,
+        name: "system_skills",
+        since: SYSTEM_SKILLS_SINCE,
+        summary: "The release writes its bundled system skills into `$CODEX_HOME/skills/.system` on start and lists them first.",
+        evidence: "bisected through `codex exec` (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): 0.75.0 lists no system skill, 0.77.0 `skill-creator` and `skill-installer`",
+    },
     Change {
         fact: Fact::ProjectConfig,
         name: "project_config",
@@ -560,6 +581,8 @@ mod tests {
         assert_eq!(facts_for("0.171.0"), TABLE[2].facts);
         // Before 0.142.3: the first row's facts until each change.
         assert_eq!(facts_for(FIRST_MODELLED), TABLE[0].facts);
+        assert!(facts_for("0.75.0").bundled_skills.is_empty());
+        assert_eq!(facts_for("0.77.0").bundled_skills, BUNDLED_0_142);
         assert!(!facts_for("0.77.0").project_config && facts_for("0.79.0").project_config);
         assert!(!facts_for("0.93.0").agents_skills && facts_for("0.94.0").agents_skills);
         assert!(!facts_for("0.107.0").skill_name_from_folder);

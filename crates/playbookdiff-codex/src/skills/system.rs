@@ -18,7 +18,8 @@
 //! ([`crate::profile::system_skills_marker`]), and otherwise the
 //! release's own set ([`crate::profile::Facts::bundled_skills`], known by
 //! name and description length only). Each is a skill in the `builtin`
-//! layer at its path in Codex's home.
+//! layer at its path in Codex's home. Releases before 0.77.0 have no
+//! system skills and leave the folder unread.
 
 use super::loading::{build, parse_front_matter, Parsed};
 use super::user::skill_files;
@@ -59,10 +60,17 @@ enum Start {
 
 impl SystemSkills<'_> {
     /// Adds the system skills to `out`, reporting a folder Codex replaces.
+    /// A release that writes none (before 0.77.0,
+    /// [`crate::profile::SYSTEM_SKILLS_SINCE`]) neither lists nor replaces
+    /// the folder (case `oracle.local_user_layers.home-codex-system-skills`:
+    /// 0.75.0 lists no skill of it).
     pub(super) fn compile(&self, cx: &mut Cx<'_, '_>, facts: &Facts, out: &mut Vec<Skill>) {
         let Some(root) = self.home.join("skills/.system") else {
             return;
         };
+        if facts.bundled_skills.is_empty() {
+            return;
+        }
         match self.start(&root) {
             Start::Keeps => self.read_folder(cx, &root, out),
             Start::Writes { found } => {

@@ -1091,6 +1091,39 @@ fn codex_lists_a_system_skills_folder_only_when_its_marker_is_the_releases() {
     );
 }
 
+/// Before 0.77.0 Codex has no system skills: it neither lists nor
+/// replaces the folder (0.75.0 on case
+/// `oracle.local_user_layers.home-codex-system-skills` lists no skill).
+#[test]
+fn codex_before_its_system_skills_leaves_the_folder_unread() {
+    let t = tempfile::tempdir().unwrap();
+    codex_machine(t.path());
+    codex_system_skills(&t.path().join("home"), "c97ed5ddabec1e4\n");
+    let out = local(
+        t.path(),
+        &["compile", "--harness", "codex", "--format", "json"],
+    )
+    .args(["--agent-version", "codex=0.75.0"])
+    .output()
+    .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let system: Vec<_> = items(&doc, "skills")
+        .into_iter()
+        .filter(|(p, _, _)| p.contains("/.system/"))
+        .collect();
+    assert_eq!(system, Vec::new());
+    let codes: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| &d["code"])
+        .collect();
+    assert!(
+        !codes.contains(&&Value::from("system-skills-replaced")),
+        "{codes:?}"
+    );
+}
+
 #[test]
 fn gemini_cli_sends_the_users_global_context_first() {
     let t = tempfile::tempdir().unwrap();

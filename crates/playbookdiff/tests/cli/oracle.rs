@@ -2400,6 +2400,9 @@ fn bisection_section(s: &mut String) {
             a.first_modelled(),
             a.profiled_versions().last().copied().unwrap_or("?")
         );
+        if agent == "codex" {
+            codex_window_lines(s);
+        }
         s.push_str("| behaviour | fact | first release | last without | observation | installs | runs | seconds |\n");
         s.push_str("|---|---|---|---|---|---|---|---|\n");
         for b in doc["behaviours"].as_array().into_iter().flatten() {
@@ -2430,6 +2433,46 @@ fn bisection_section(s: &mut String) {
         }
         older_lines(s, agent, false);
     }
+}
+
+/// How Codex's window start was chosen: npm's publish times cannot give
+/// it, so it is the earliest sampled release from which every fact is
+/// bisected; the releases sampled before 0.77.0 are listed from
+/// `oracle/bisect/codex.older.json`.
+fn codex_window_lines(s: &mut String) {
+    let path = workspace().join("oracle/bisect/codex.older.json");
+    let text = std::fs::read_to_string(&path).expect("oracle/bisect/codex.older.json");
+    let doc: Value = serde_json::from_str(&text).expect("older sample is JSON");
+    let before: Vec<&str> = doc["releases"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["release"].as_str())
+        .filter(|v| compare_versions(v, "0.77.0") == Ordering::Less)
+        .collect();
+    let text = format!(
+        "npm's publish times of Codex do not follow the version order: they are \
+         re-publication times (0.63.0 is dated 2026-04-07, 0.74.0 2026-09-16, \
+         0.77.0 2026-01-15), and every release from 0.21.0 on carries a time in \
+         the last twelve months, so no publish-time rule gives the window's \
+         start. It is the earliest sampled release from which every fact is \
+         bisected: the releases sampled before 0.77.0 ({}) agree with 0.77.0 \
+         on every case but one, the system skills \
+         (`codex.system-skills-installed`).",
+        before.join(", ")
+    );
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.len() + 1 + word.len() > 72 {
+            let _ = writeln!(s, "{line}");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    let _ = writeln!(s, "{line}\n");
 }
 
 /// The two ways the recorder observes Codex, compared on the profiled
