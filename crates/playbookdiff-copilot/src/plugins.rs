@@ -26,10 +26,11 @@
 //!   "plugin"`).
 //!
 //! Each item's provenance has scope `plugin` and names the plugin as
-//! `NAME@MARKETPLACE`. Not modelled: the managed settings'
-//! `enabledPlugins` and a repository's (1.0.102), the manifest's own `skills`, `commands`, `agents`, `hooks` and
-//! `mcpServers` entries, `.github/mcp.json`, and plugin hooks
-//! (`hooks.json`).
+//! `NAME@MARKETPLACE`. A plugin's hooks (its manifest's `hooks`, else
+//! `hooks.json`, else `hooks/hooks.json`) are read by the hooks module.
+//! Not modelled: the managed settings' `enabledPlugins` and a
+//! repository's (1.0.102), the manifest's own `skills`, `commands`,
+//! `agents` and `mcpServers` entries, and `.github/mcp.json`.
 
 use crate::json::{self, Loaded};
 use crate::profile::EnabledPlugins;
