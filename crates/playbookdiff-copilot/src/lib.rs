@@ -324,12 +324,13 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
 /// reads the user's skills, `~/.copilot/agents`, `~/.claude/agents`,
 /// `~/.copilot/mcp-config.json`, the hooks of `~/.copilot/hooks` and of
 /// the user's settings, their `disabledSkills`, `trusted_folders`, the
-/// skills, agents, MCP servers and hooks of the installed plugins, and
-/// lists the release's built-in skills).
+/// skills, commands, agents, MCP servers and hooks of the installed
+/// plugins, their manifests' paths included, and lists the release's
+/// built-in skills).
 const LOCAL_UNREAD_LAYERS: UnreadLayer = UnreadLayer {
     code: DiagnosticCode::UserConfigUnavailable,
-    what: "The installed plugins' manifest paths for skills, commands, agents and MCP servers, and `enabledPlugins` of the managed settings",
-    effect: "a manifest or `enabledPlugins` can change which plugin items load",
+    what: "`enabledPlugins` of the managed settings and of the repository's settings",
+    effect: "it can turn installed plugins on or off",
     todo: "list them with `copilot plugin list`",
 };
 

@@ -8,8 +8,7 @@
 //!
 //! 1. its manifest's `hooks`: a path inside the plugin's folder (a
 //!    leading `./` dropped) when a string and that file exists, or the
-//!    events object itself; the manifest is the first `plugin.json` of
-//!    [`MANIFEST_DIRS`] that parses;
+//!    events object itself ([`crate::plugins::manifest`]);
 //! 2. its `hooks.json`;
 //! 3. its `hooks/hooks.json`.
 //!
@@ -24,17 +23,12 @@
 
 use super::{Origin, Release};
 use crate::json::{self, JsonFile, Loaded};
-use crate::plugins::Plugin;
+use crate::plugins::{self, Plugin};
 use crate::trust::FolderTrust;
 use crate::{Cx, Profile};
-use playbookdiff_model::{Diagnostic, DiagnosticCode, Hook, RepoPath};
+use playbookdiff_model::{Diagnostic, DiagnosticCode, Hook};
 use playbookdiff_source::{EntryKind, Machine};
 use serde_json::Value;
-
-/// The folders of a plugin, in order, whose `plugin.json` is its
-/// manifest (1.0.24 `app.js`: `.plugin`, the folder itself,
-/// `.github/plugin`, `.claude-plugin`).
-const MANIFEST_DIRS: [&str; 4] = [".plugin/", "", ".github/plugin/", ".claude-plugin/"];
 
 /// The hooks files a plugin is looked up for after its manifest, the
 /// first that parses taken.
@@ -53,7 +47,7 @@ pub(crate) fn compile(
     machine: &Machine,
 ) -> Vec<Hook> {
     let mut out = Vec::new();
-    for plugin in crate::plugins::installed(machine, profile, &mut Vec::new()) {
+    for plugin in plugins::installed(machine, profile, &mut Vec::new()) {
         let Some(file) = hooks_file(machine, &plugin, &mut cx.diags) else {
             continue;
         };
@@ -75,10 +69,10 @@ pub(crate) fn compile(
 /// The file whose `hooks` the plugin registers (see the module), `None`
 /// when it has none.
 fn hooks_file(machine: &Machine, plugin: &Plugin, diags: &mut Vec<Diagnostic>) -> Option<JsonFile> {
-    if let Some(manifest) = manifest(machine, plugin, diags) {
+    if let Some(manifest) = plugins::manifest(machine, &plugin.root, diags) {
         match manifest.value.get("hooks") {
             Some(Value::String(rel)) => {
-                let path = inside(plugin, rel)?;
+                let path = plugins::inside(&plugin.root, rel)?;
                 match json::load_user(machine, &path, EFFECT, diags) {
                     Loaded::File(f) => return Some(f),
                     Loaded::Missing => {}
@@ -96,27 +90,6 @@ fn hooks_file(machine: &Machine, plugin: &Plugin, diags: &mut Vec<Diagnostic>) -
             _ => None,
         }
     })
-}
-
-/// The plugin's manifest: the first `plugin.json` of [`MANIFEST_DIRS`]
-/// that parses.
-fn manifest(machine: &Machine, plugin: &Plugin, diags: &mut Vec<Diagnostic>) -> Option<JsonFile> {
-    let effect = "Copilot CLI reads the plugin without its manifest";
-    MANIFEST_DIRS.iter().find_map(|dir| {
-        let path = plugin.path(&format!("{dir}plugin.json"))?;
-        match json::load_user(machine, &path, effect, diags) {
-            Loaded::File(f) => Some(f),
-            _ => None,
-        }
-    })
-}
-
-/// The manifest's hooks path `rel` inside the plugin's folder, a leading
-/// `./` dropped; `None` when it leaves the folder.
-fn inside(plugin: &Plugin, rel: &str) -> Option<RepoPath> {
-    let path = plugin.path(rel.strip_prefix("./").unwrap_or(rel))?;
-    let root = format!("{}/", plugin.root.as_str());
-    path.as_str().starts_with(&root).then_some(path)
 }
 
 /// The scripts of a plugin's `hooks`, which lie on the machine rather
