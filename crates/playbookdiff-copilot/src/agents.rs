@@ -158,7 +158,9 @@ fn plugin_agents(
     machine: &Machine,
 ) -> Vec<(String, Subagent)> {
     let mut out = Vec::new();
-    for plugin in crate::plugins::installed(machine, profile, &mut Vec::new()) {
+    let repository = crate::plugins::repository_map(cx, profile);
+    for plugin in crate::plugins::installed(machine, profile, repository.as_ref(), &mut Vec::new())
+    {
         for (stem, file) in plugin_files(machine, &plugin.root) {
             let effect = "Copilot CLI skips this custom agent";
             let Some(text) =

@@ -329,7 +329,7 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
 /// built-in skills).
 const LOCAL_UNREAD_LAYERS: UnreadLayer = UnreadLayer {
     code: DiagnosticCode::UserConfigUnavailable,
-    what: "`enabledPlugins` of the managed settings and of the repository's settings",
+    what: "`enabledPlugins` of the managed settings",
     effect: "it can turn installed plugins on or off",
     todo: "list them with `copilot plugin list`",
 };

@@ -134,7 +134,9 @@ fn user_servers(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Ve
 /// earlier one holds is assumed to lose to it.
 fn plugin_servers(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<McpServer> {
     let mut out = Vec::new();
-    for plugin in crate::plugins::installed(machine, profile, &mut Vec::new()) {
+    let repository = crate::plugins::repository_map(cx, profile);
+    for plugin in crate::plugins::installed(machine, profile, repository.as_ref(), &mut Vec::new())
+    {
         if let Some(f) = plugin_file(machine, &plugin, &mut cx.diags) {
             for mut s in servers(cx, profile, &f, None) {
                 s.source = s.source.in_plugin(&plugin.key);

@@ -29,12 +29,16 @@
 //! Each item's provenance has scope `plugin` and names the plugin as
 //! `NAME@MARKETPLACE`. A plugin's hooks (its manifest's `hooks`, else
 //! `hooks.json`, else `hooks/hooks.json`) are read by the hooks module.
-//! Not modelled: the managed settings' `enabledPlugins` and a
-//! repository's (1.0.102).
+//! The repository's `enabledPlugins` ([`REPOSITORY_SETTINGS`]) is read
+//! where the release reads it
+//! ([`Profile::enabled_plugins_in_repository`]). Not modelled: the
+//! managed settings' `enabledPlugins` (1.0.102's code names
+//! `/etc/github-copilot/managed-settings.json` and settings fetched for
+//! the user's account; not seen).
 
 use crate::json::{self, JsonFile, Loaded};
 use crate::profile::EnabledPlugins;
-use crate::Profile;
+use crate::{Cx, Profile};
 use playbookdiff_model::{Diagnostic, RepoPath};
 use playbookdiff_source::{EntryKind, Machine};
 use serde_json::{Map, Value};
@@ -77,18 +81,23 @@ impl Plugin {
 }
 
 /// The enabled installed plugins of `machine` under `profile`, in the
-/// order of the list; an entry without a string `name` or whose folder
-/// is not on the machine's home is skipped, and a `config.json` that
-/// cannot be read is reported in `diags`.
+/// order of the list, with `repository` the repository's `enabledPlugins`
+/// ([`repository_map`]); an entry without a string `name` or whose
+/// folder is not on the machine's home is skipped, and a `config.json`
+/// that cannot be read is reported in `diags`.
 pub(crate) fn installed(
     machine: &Machine,
     profile: &Profile,
+    repository: Option<&Map<String, Value>>,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Plugin> {
     let Some(config) = read(machine, CONFIG, diags) else {
         return Vec::new();
     };
-    let map = enabled_map(machine, profile, &config, diags);
+    let mut map = enabled_map(machine, profile, &config, diags);
+    if let Some(more) = repository {
+        map.get_or_insert_with(Map::new).extend(more.clone());
+    }
     let map = map.as_ref();
     let list = LIST_KEYS
         .iter()
@@ -132,6 +141,41 @@ fn enabled_map(
     if profile.enabled_plugins_in_settings {
         if let Some(more) = read(machine, SETTINGS, diags).and_then(|s| of(&s)) {
             map.get_or_insert_with(Map::new).extend(more);
+        }
+    }
+    map
+}
+
+/// The repository's settings files, below the git root, whose
+/// `enabledPlugins` a release of [`Profile::enabled_plugins_in_repository`]
+/// reads, a later file's key over an earlier's (the order and merge of
+/// 1.0.24's repository settings loader, which reads them for other keys;
+/// assumed the same where the map is read).
+pub(crate) const REPOSITORY_SETTINGS: [&str; 4] = [
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".github/copilot/settings.json",
+    ".github/copilot/settings.local.json",
+];
+
+/// `enabledPlugins` of the repository's settings ([`REPOSITORY_SETTINGS`]
+/// at the git root) merged, `None` when the release reads none or no file
+/// holds an object there; a file that cannot be read is reported.
+pub(crate) fn repository_map(cx: &mut Cx<'_, '_>, profile: &Profile) -> Option<Map<String, Value>> {
+    if !profile.enabled_plugins_in_repository {
+        return None;
+    }
+    let root = crate::git_root(cx);
+    let effect = "the plugins Copilot CLI loads are unknown";
+    let mut map: Option<Map<String, Value>> = None;
+    for rel in REPOSITORY_SETTINGS {
+        let Some(path) = root.join(rel) else {
+            continue;
+        };
+        if let Loaded::File(f) = json::load(cx, &path, effect) {
+            if let Some(more) = f.value.get("enabledPlugins").and_then(Value::as_object) {
+                map.get_or_insert_with(Map::new).extend(more.clone());
+            }
         }
     }
     map

@@ -328,6 +328,12 @@ pub(crate) struct Profile {
     /// Whether `enabledPlugins` of `~/.copilot/settings.json` is read;
     /// with both maps, a key of this one is assumed to win (not seen).
     pub enabled_plugins_in_settings: bool,
+    /// Whether `enabledPlugins` of the repository's settings
+    /// ([`crate::plugins::REPOSITORY_SETTINGS`]) is read, its keys
+    /// assumed to win over the user's (case
+    /// `oracle.copilot_repo_enabled_plugins.home-copilot-plugins`: 1.0.24
+    /// ignores both files, 1.0.102 honours both).
+    pub enabled_plugins_in_repository: bool,
 }
 
 impl Profile {
@@ -377,6 +383,7 @@ const OF_1_0_24: Profile = Profile {
     enabled_plugins_read: true,
     enabled_plugins_in_config: true,
     enabled_plugins_in_settings: false,
+    enabled_plugins_in_repository: false,
 };
 
 /// The table, oldest first: the facts of the first modelled release
@@ -422,6 +429,7 @@ const TABLE: &[Profile] = &[
         enabled_plugins_read: true,
         enabled_plugins_in_config: false,
         enabled_plugins_in_settings: true,
+        enabled_plugins_in_repository: true,
     },
 ];
 
@@ -484,6 +492,8 @@ pub(crate) enum Fact {
     EnabledPluginsInConfig,
     /// [`Profile::enabled_plugins_in_settings`].
     EnabledPluginsInSettings,
+    /// [`Profile::enabled_plugins_in_repository`].
+    EnabledPluginsInRepository,
 }
 
 impl TableFact<Profile> for Fact {
@@ -531,6 +541,9 @@ impl TableFact<Profile> for Fact {
             }
             Fact::EnabledPluginsInSettings => {
                 f.enabled_plugins_in_settings = n.enabled_plugins_in_settings
+            }
+            Fact::EnabledPluginsInRepository => {
+                f.enabled_plugins_in_repository = n.enabled_plugins_in_repository
             }
         }
     }
@@ -709,6 +722,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "1.0.81",
         summary: "An MCP server whose name holds other characters than ASCII letters, digits, `_`, `.`, `@`, `-` and `/` starts, and no longer stops the servers of its file.",
         evidence: "bisected (case `fuzz.copilot.0`): 1.0.80 starts no server of the `.mcp.json` beside `git hub0`, 1.0.81 starts `files2` and `git hub0`",
+    },
+    Change {
+        fact: Fact::EnabledPluginsInRepository,
+        name: "enabled_plugins_in_repository",
+        since: "1.0.81",
+        summary: "`enabledPlugins` of the repository's settings (`.claude/settings.json`, `.github/copilot/settings.json`) chooses among the installed plugins too.",
+        evidence: "bisected (case `oracle.copilot_repo_enabled_plugins.home-copilot-plugins`, `startup.taskAgents`): 1.0.80 lists the agent of `kit`, which `.claude/settings.json` maps to false, 1.0.81 does not",
     },
     Change {
         fact: Fact::SkillNamePunctuation,

@@ -218,7 +218,8 @@ fn of_plugins(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<
         is_file: &|f| machine.stat(f).is_ok_and(|s| s.kind == EntryKind::File),
     };
     let mut out = Vec::new();
-    for plugin in crate::plugins::installed(machine, profile, &mut cx.diags) {
+    let repository = crate::plugins::repository_map(cx, profile);
+    for plugin in crate::plugins::installed(machine, profile, repository.as_ref(), &mut cx.diags) {
         let mut files = Vec::new();
         for base in crate::plugins::paths(machine, &plugin.skills_root, "skills") {
             search(&tree, profile, &base, 0, &mut files);

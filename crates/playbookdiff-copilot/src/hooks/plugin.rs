@@ -47,7 +47,8 @@ pub(crate) fn compile(
     machine: &Machine,
 ) -> Vec<Hook> {
     let mut out = Vec::new();
-    for plugin in plugins::installed(machine, profile, &mut Vec::new()) {
+    let repository = crate::plugins::repository_map(cx, profile);
+    for plugin in plugins::installed(machine, profile, repository.as_ref(), &mut Vec::new()) {
         let Some(file) = hooks_file(machine, &plugin, &mut cx.diags) else {
             continue;
         };
