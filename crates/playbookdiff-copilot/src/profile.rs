@@ -728,7 +728,7 @@ pub(crate) const CHANGES: &[Change] = &[
         name: "enabled_plugins_in_repository",
         since: "1.0.81",
         summary: "`enabledPlugins` of the repository's settings (`.claude/settings.json`, `.github/copilot/settings.json`) chooses among the installed plugins too.",
-        evidence: "bisected (case `oracle.copilot_repo_enabled_plugins.home-copilot-plugins`, `startup.taskAgents`): 1.0.80 lists the agent of `kit`, which `.claude/settings.json` maps to false, 1.0.81 does not",
+        evidence: "bisected (case `oracle.copilot_repo_enabled_plugins.home-copilot-plugins`, `startup.taskAgents`): 1.0.80 lists the agent of `kit` alone, 1.0.81 that of `off` alone: `.claude/settings.json` maps `kit` to false and `.github/copilot/settings.json` the disabled `off` to true, both read from 1.0.81",
     },
     Change {
         fact: Fact::SkillNamePunctuation,
