@@ -2378,8 +2378,12 @@ def run_copilot(exe, case, work):
            "COPILOT_PROVIDER_API_KEY": "fake-provider-key-31", "COPILOT_MODEL": "gpt-4.1"}
     env.update(case_env(case, home, repo))
     norm = Normalizer(repo, home, work, above_levels(case))
+    # A case's managed fixture lies over `/etc` (Copilot CLI's
+    # `/etc/github-copilot/managed-settings.json`).
+    managed = seed_managed(case, work)
     try:
-        rc = run_logged([str(exe), "-p", "hi", "--allow-all-tools", "--output-format", "json"],
+        rc = run_logged(etc_overlay_prefix(managed)
+                        + [str(exe), "-p", "hi", "--allow-all-tools", "--output-format", "json"],
                         repo / case.get("cwd", "."), env, work / "out", work / "err")
     finally:
         api.close()

@@ -329,8 +329,8 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
 /// built-in skills).
 const LOCAL_UNREAD_LAYERS: UnreadLayer = UnreadLayer {
     code: DiagnosticCode::UserConfigUnavailable,
-    what: "`enabledPlugins` of the managed settings",
-    effect: "it can turn installed plugins on or off",
+    what: "The managed settings Copilot CLI fetches for the user's account",
+    effect: "their `enabledPlugins` can turn installed plugins on or off",
     todo: "list them with `copilot plugin list`",
 };
 

@@ -31,10 +31,11 @@
 //! `hooks.json`, else `hooks/hooks.json`) are read by the hooks module.
 //! The repository's `enabledPlugins` ([`REPOSITORY_SETTINGS`]) is read
 //! where the release reads it
-//! ([`Profile::enabled_plugins_in_repository`]). Not modelled: the
-//! managed settings' `enabledPlugins` (1.0.102's code names
-//! `/etc/github-copilot/managed-settings.json` and settings fetched for
-//! the user's account; not seen).
+//! ([`Profile::enabled_plugins_in_repository`]), and so is the managed
+//! settings' ([`MANAGED_SETTINGS`], [`Profile::enabled_plugins_managed`]),
+//! over every other map. Not modelled: the managed settings 1.0.102
+//! fetches for the user's account (its code's `managed_settings`
+//! service), which no file shows.
 
 use crate::json::{self, JsonFile, Loaded};
 use crate::profile::EnabledPlugins;
@@ -97,6 +98,13 @@ pub(crate) fn installed(
     let mut map = enabled_map(machine, profile, &config, diags);
     if let Some(more) = repository {
         map.get_or_insert_with(Map::new).extend(more.clone());
+    }
+    let managed = profile
+        .enabled_plugins_managed
+        .then(|| read_managed(machine, diags))
+        .flatten();
+    if let Some(more) = managed {
+        map.get_or_insert_with(Map::new).extend(more);
     }
     let map = map.as_ref();
     let list = LIST_KEYS
@@ -179,6 +187,23 @@ pub(crate) fn repository_map(cx: &mut Cx<'_, '_>, profile: &Profile) -> Option<M
         }
     }
     map
+}
+
+/// The managed settings file of the machine whose `enabledPlugins` a
+/// release of [`Profile::enabled_plugins_managed`] reads (named in
+/// 1.0.102's code; seen with 1.0.102 on case
+/// `oracle.local_user_layers.home-copilot-plugins.managed-copilot-enabled-plugins`).
+pub(crate) const MANAGED_SETTINGS: &str = "etc/github-copilot/managed-settings.json";
+
+/// `enabledPlugins` of [`MANAGED_SETTINGS`], `None` when absent or not an
+/// object; a file that cannot be read is reported in `diags`.
+fn read_managed(machine: &Machine, diags: &mut Vec<Diagnostic>) -> Option<Map<String, Value>> {
+    let path = RepoPath::on_machine("/", MANAGED_SETTINGS)?;
+    let effect = "the plugins Copilot CLI loads are unknown";
+    match json::load_user(machine, &path, effect, diags) {
+        Loaded::File(j) => j.value.get("enabledPlugins")?.as_object().cloned(),
+        _ => None,
+    }
 }
 
 /// The user's settings file whose `enabledPlugins` 1.0.102 reads.

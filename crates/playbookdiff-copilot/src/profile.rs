@@ -334,6 +334,12 @@ pub(crate) struct Profile {
     /// `oracle.copilot_repo_enabled_plugins.home-copilot-plugins`: 1.0.24
     /// ignores both files, 1.0.102 honours both).
     pub enabled_plugins_in_repository: bool,
+    /// Whether `enabledPlugins` of the managed settings
+    /// ([`crate::plugins::MANAGED_SETTINGS`]) is read, its keys assumed to
+    /// win over every other map's (case
+    /// `oracle.local_user_layers.home-copilot-plugins.managed-copilot-enabled-plugins`:
+    /// 1.0.24 ignores the file, 1.0.102 honours it).
+    pub enabled_plugins_managed: bool,
 }
 
 impl Profile {
@@ -384,6 +390,7 @@ const OF_1_0_24: Profile = Profile {
     enabled_plugins_in_config: true,
     enabled_plugins_in_settings: false,
     enabled_plugins_in_repository: false,
+    enabled_plugins_managed: false,
 };
 
 /// The table, oldest first: the facts of the first modelled release
@@ -430,6 +437,7 @@ const TABLE: &[Profile] = &[
         enabled_plugins_in_config: false,
         enabled_plugins_in_settings: true,
         enabled_plugins_in_repository: true,
+        enabled_plugins_managed: true,
     },
 ];
 
@@ -494,6 +502,8 @@ pub(crate) enum Fact {
     EnabledPluginsInSettings,
     /// [`Profile::enabled_plugins_in_repository`].
     EnabledPluginsInRepository,
+    /// [`Profile::enabled_plugins_managed`].
+    EnabledPluginsManaged,
 }
 
 impl TableFact<Profile> for Fact {
@@ -545,6 +555,7 @@ impl TableFact<Profile> for Fact {
             Fact::EnabledPluginsInRepository => {
                 f.enabled_plugins_in_repository = n.enabled_plugins_in_repository
             }
+            Fact::EnabledPluginsManaged => f.enabled_plugins_managed = n.enabled_plugins_managed,
         }
     }
 }
@@ -729,6 +740,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "1.0.81",
         summary: "`enabledPlugins` of the repository's settings (`.claude/settings.json`, `.github/copilot/settings.json`) chooses among the installed plugins too.",
         evidence: "bisected (case `oracle.copilot_repo_enabled_plugins.home-copilot-plugins`, `startup.taskAgents`): 1.0.80 lists the agent of `kit` alone, 1.0.81 that of `off` alone: `.claude/settings.json` maps `kit` to false and `.github/copilot/settings.json` the disabled `off` to true, both read from 1.0.81",
+    },
+    Change {
+        fact: Fact::EnabledPluginsManaged,
+        name: "enabled_plugins_managed",
+        since: "1.0.81",
+        summary: "`enabledPlugins` of the managed settings (`/etc/github-copilot/managed-settings.json`) chooses among the installed plugins too.",
+        evidence: "bisected (case `oracle.local_user_layers.home-copilot-plugins.managed-copilot-enabled-plugins`, `startup.taskAgents`): 1.0.80 lists the agent of `kit`, which the managed map sets to false, 1.0.81 that of `off`, which it sets to true",
     },
     Change {
         fact: Fact::SkillNamePunctuation,
