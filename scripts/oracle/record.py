@@ -2543,14 +2543,17 @@ def run_copilot(exe, case, work, version=None):
     norm = Normalizer(repo, home, work, above_levels(case))
     args = ["-p", "hi", "--allow-all-tools", "--output-format", "json"]
     events = True
+    # A case's managed fixture lies over `/etc` (Copilot CLI's
+    # `/etc/github-copilot/managed-settings.json`).
+    managed = seed_managed(case, work)
     try:
-        rc = run_logged(launcher(exe) + args, repo / case.get("cwd", "."), env,
-                        work / "out", work / "err")
+        rc = run_logged(etc_overlay_prefix(managed) + launcher(exe) + args,
+                        repo / case.get("cwd", "."), env, work / "out", work / "err")
         if "unknown option '--output-format'" in (work / "err").read_text(errors="replace"):
             # 0.0.403 and 0.0.417 print text only: the request is observed,
             # the session's events (skills, MCP servers) are not.
-            rc = run_logged(launcher(exe) + args[:3], repo / case.get("cwd", "."), env,
-                            work / "out", work / "err")
+            rc = run_logged(etc_overlay_prefix(managed) + launcher(exe) + args[:3],
+                            repo / case.get("cwd", "."), env, work / "out", work / "err")
             events = False
     finally:
         api.close()

@@ -158,13 +158,10 @@ fn plugin_agents(
     machine: &Machine,
 ) -> Vec<(String, Subagent)> {
     let mut out = Vec::new();
-    for plugin in crate::plugins::installed(machine, profile, &mut Vec::new()) {
-        let files = crate::plugins::markdown_files(machine, &plugin.root, "agents");
-        let names = files.iter().filter_map(|f| f.file_name());
-        for (stem, name) in by_id(names) {
-            let Some(file) = plugin.path(&format!("agents/{name}")) else {
-                continue;
-            };
+    let repository = crate::plugins::repository_map(cx, profile);
+    for plugin in crate::plugins::installed(machine, profile, repository.as_ref(), &mut Vec::new())
+    {
+        for (stem, file) in plugin_files(machine, &plugin.root) {
             let effect = "Copilot CLI skips this custom agent";
             let Some(text) =
                 problems::read_user_markdown(machine, &file, READ_LIMIT, effect, &mut cx.diags)
@@ -179,6 +176,31 @@ fn plugin_agents(
                 a.plugin = Some(plugin.key.clone());
                 out.push((id, a));
             }
+        }
+    }
+    out
+}
+
+/// The agent files of the plugin whose folder is `root`, with their ids,
+/// path by path of its `agents` paths ([`crate::plugins::paths`]): a
+/// file is one agent, a folder's `*.md` files are agents as in
+/// [`by_id`] (1.0.24 `app.js`, the plugin agent loader).
+fn plugin_files(machine: &Machine, root: &RepoPath) -> Vec<(String, RepoPath)> {
+    let mut out = Vec::new();
+    for path in crate::plugins::paths(machine, root, "agents") {
+        let is_file = machine.stat(&path).is_ok_and(|s| s.kind == EntryKind::File);
+        if is_file {
+            let name = path.file_name().unwrap_or_default();
+            if let Some(stem) = name.strip_suffix(".md") {
+                let id = stem.strip_suffix(".agent").unwrap_or(stem).to_string();
+                out.push((id, path.clone()));
+            }
+            continue;
+        }
+        let files = crate::plugins::markdown_in(machine, &path);
+        let names = files.iter().filter_map(|f| f.file_name());
+        for (stem, name) in by_id(names) {
+            out.extend(path.child(&name).map(|f| (stem, f)));
         }
     }
     out

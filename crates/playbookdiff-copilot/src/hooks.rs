@@ -22,6 +22,7 @@
 //! from the git root.
 
 use crate::json::{self, JsonFile, Loaded};
+use crate::plugins::Plugin;
 use crate::trust::FolderTrust;
 use crate::{Cx, Profile, HARNESS};
 use playbookdiff_adapter::hooks::{self, Events, Layout, Registration, Tokens};
@@ -30,6 +31,8 @@ use playbookdiff_model::{
 };
 use playbookdiff_source::{EntryKind, Machine};
 use serde_json::Value;
+
+mod plugin;
 
 /// One event of a release's table: its name and its cross-harness
 /// meaning (`None`: no counterpart in another harness).
@@ -188,6 +191,11 @@ pub(crate) fn events_of(table: Table, matchers: bool) -> &'static Events {
 /// (changelog 1.0.12: hooks receive `CLAUDE_PROJECT_DIR`).
 const PROJECT_TOKENS: &[&str] = &["CLAUDE_PROJECT_DIR"];
 
+/// The variable a plugin's hook command may use for the plugin's folder
+/// (1.0.24 `app.js`, the plugin hook loader: `CLAUDE_PLUGIN_ROOT` and
+/// `PLUGIN_ROOT` are both set to it).
+const PLUGIN_ROOT_TOKEN: &str = "CLAUDE_PLUGIN_ROOT";
+
 /// Why a hook's `runs` is unknown in a release that asks for trust.
 const TRUST_REASON: &str = "Copilot CLI runs repository hooks only in a folder the user trusts (`trusted_folders` in `~/.copilot/config.json`, or the trust prompt), which the repository cannot show";
 
@@ -213,7 +221,11 @@ pub(crate) fn compile(
     struct HooksOf(RepoPath, String, FolderTrust);
     let root = crate::git_root(cx);
     let mut out = match machine {
-        Some(m) => user(cx, profile, version, m, &root),
+        Some(m) => {
+            let mut out = user(cx, profile, version, m, &root);
+            out.extend(plugin::compile(cx, profile, version, m));
+            out
+        }
         None => Vec::new(),
     };
     let key = HooksOf(root.clone(), version.to_string(), trust.clone());
@@ -245,6 +257,7 @@ fn user(
         name: format!("Copilot CLI {version}"),
         root: root.clone(),
         trust: FolderTrust::Assumed,
+        plugin: None,
     };
     let effect = "Copilot CLI runs none of its hooks";
     let mut out = Vec::new();
@@ -299,6 +312,7 @@ fn of_root(
         name: format!("Copilot CLI {version}"),
         root,
         trust: trust.clone(),
+        plugin: None,
     };
     let effect = "Copilot CLI runs none of its hooks";
     let mut out = Vec::new();
@@ -354,6 +368,9 @@ enum Origin {
     /// A file of the user's (`~/.copilot/hooks/*.json`,
     /// the user's settings file), read in local mode.
     User,
+    /// The hooks file or manifest of an installed plugin
+    /// ([`Release::plugin`]), read in local mode.
+    Plugin,
 }
 
 /// The release whose hooks are read: its behaviour, its name in messages
@@ -365,6 +382,9 @@ struct Release<'p> {
     /// The folder's trust, which decides whether the repository's hooks
     /// run where the release asks for it.
     trust: FolderTrust,
+    /// The installed plugin whose hooks these are: their provenance names
+    /// it, and `CLAUDE_PLUGIN_ROOT` is its folder.
+    plugin: Option<&'p Plugin>,
 }
 
 impl Release<'_> {
@@ -374,10 +394,13 @@ impl Release<'_> {
             return Vec::new();
         };
         let value = match origin {
-            Origin::Own | Origin::User => value.clone(),
+            Origin::Own | Origin::User | Origin::Plugin => value.clone(),
             Origin::ClaudeSettings => copilot_events_only(value, self.profile.hook_events()),
         };
-        let source = j.source(&[]);
+        let source = match self.plugin {
+            Some(p) => j.source(&[]).in_plugin(&p.key),
+            None => j.source(&[]),
+        };
         let lines = |p: &[&str]| j.span(p);
         let reason = match origin {
         Origin::Own => format!(
@@ -393,6 +416,11 @@ impl Release<'_> {
             "Registered in the user's `{}`, which Copilot CLI reads before the repository's hooks, without asking for the folder's trust; it runs the command in the project root.",
             j.path
         ),
+        Origin::Plugin => format!(
+            "Registered in `{}` of the installed plugin `{}`, whose hooks Copilot CLI loads with the user's, without asking for the folder's trust (assumed); it runs the command in the plugin's folder.",
+            j.path,
+            self.plugin.map(|p| p.key.as_str()).unwrap_or_default()
+        ),
     };
         let reg = Registration {
             harness: HARNESS,
@@ -403,7 +431,7 @@ impl Release<'_> {
             events: self.profile.hook_events(),
             tokens: Tokens {
                 project: PROJECT_TOKENS,
-                plugin: None,
+                plugin: self.plugin.map(|p| (PLUGIN_ROOT_TOKEN, &p.root)),
             },
             cwd: &self.root,
             layout: Layout::GroupsOrHandlers,
@@ -428,7 +456,7 @@ fn runs(j: &JsonFile, profile: &Profile, origin: Origin, trust: &FolderTrust) ->
             source: Some(j.source(&["disableAllHooks"])),
         };
     }
-    if !profile.trust_gates_hooks_and_mcp || origin == Origin::User {
+    if !profile.trust_gates_hooks_and_mcp || matches!(origin, Origin::User | Origin::Plugin) {
         return Verdict::Yes;
     }
     match trust {

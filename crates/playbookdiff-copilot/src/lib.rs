@@ -26,7 +26,7 @@
 //!   `.claude/agents/*.md`, listed in the `task` tool.
 //! * **Prompt files** (`extras`): not loaded, reported with their source.
 //! * **Installed plugins** (`plugins`, local mode): their skills,
-//!   commands, agents and MCP servers, scope `plugin`.
+//!   commands, agents, MCP servers and hooks, scope `plugin`.
 //!
 //! Copilot CLI reads the files of other agents (`AGENTS.md`, `CLAUDE.md`,
 //! `GEMINI.md`, `.claude/rules`, `.claude/skills`, `.claude/commands`,
@@ -324,12 +324,13 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
 /// reads the user's skills, `~/.copilot/agents`, `~/.claude/agents`,
 /// `~/.copilot/mcp-config.json`, the hooks of `~/.copilot/hooks` and of
 /// the user's settings, their `disabledSkills`, `trusted_folders`, the
-/// skills, agents and MCP servers of the installed plugins, and lists the
-/// release's built-in skills).
+/// skills, commands, agents, MCP servers and hooks of the installed
+/// plugins, their manifests' paths included, and lists the release's
+/// built-in skills).
 const LOCAL_UNREAD_LAYERS: UnreadLayer = UnreadLayer {
     code: DiagnosticCode::UserConfigUnavailable,
-    what: "The installed plugins' hooks and manifest paths, and `enabledPlugins` of the managed settings",
-    effect: "plugins' hooks run, and a manifest or `enabledPlugins` can change which plugin items load",
+    what: "The managed settings Copilot CLI fetches for the user's account",
+    effect: "their `enabledPlugins` can turn installed plugins on or off",
     todo: "list them with `copilot plugin list`",
 };
 

@@ -27,6 +27,7 @@
 //! plugins come after the user's ([`plugin_servers`]).
 
 use crate::json::{self, JsonFile, Loaded};
+use crate::plugins::Plugin;
 use crate::profile::{self, Fact, McpSchema};
 use crate::trust::FolderTrust;
 use crate::{Cx, Profile};
@@ -133,12 +134,10 @@ fn user_servers(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Ve
 /// earlier one holds is assumed to lose to it.
 fn plugin_servers(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<McpServer> {
     let mut out = Vec::new();
-    for plugin in crate::plugins::installed(machine, profile, &mut Vec::new()) {
-        let Some(path) = plugin.path(".mcp.json") else {
-            continue;
-        };
-        let effect = "Copilot CLI starts none of the plugin's MCP servers";
-        if let Loaded::File(f) = json::load_user(machine, &path, effect, &mut cx.diags) {
+    let repository = crate::plugins::repository_map(cx, profile);
+    for plugin in crate::plugins::installed(machine, profile, repository.as_ref(), &mut Vec::new())
+    {
+        if let Some(f) = plugin_file(machine, &plugin, &mut cx.diags) {
             for mut s in servers(cx, profile, &f, None) {
                 s.source = s.source.in_plugin(&plugin.key);
                 s.reason = format!(
@@ -150,6 +149,41 @@ fn plugin_servers(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> 
         }
     }
     out
+}
+
+/// The plugin's MCP files, the first that parses taken (1.0.24 `app.js`,
+/// the plugin MCP loader): `.mcp.json`, `.github/mcp.json`.
+const PLUGIN_MCP_FILES: [&str; 2] = [".mcp.json", ".github/mcp.json"];
+
+/// The file whose servers the plugin gives: the first of
+/// [`PLUGIN_MCP_FILES`], else its manifest's `mcpServers`, a file inside
+/// the plugin (a leading `./` dropped) or the servers themselves (seen
+/// with 1.0.24 and 1.0.102, case
+/// `oracle.local_user_layers.home-copilot-plugin-manifest`: `.mcp.json`
+/// and `.github/mcp.json` won over the manifest's servers).
+fn plugin_file(
+    machine: &Machine,
+    plugin: &Plugin,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<JsonFile> {
+    let effect = "Copilot CLI starts none of the plugin's MCP servers";
+    let load = |path: RepoPath, diags: &mut Vec<Diagnostic>| match json::load_user(
+        machine, &path, effect, diags,
+    ) {
+        Loaded::File(f) => Some(f),
+        _ => None,
+    };
+    for rel in PLUGIN_MCP_FILES {
+        if let Some(f) = plugin.path(rel).and_then(|p| load(p, diags)) {
+            return Some(f);
+        }
+    }
+    let manifest = crate::plugins::manifest(machine, &plugin.root, diags)?;
+    match manifest.value.get("mcpServers")? {
+        Value::String(rel) => load(crate::plugins::inside(&plugin.root, rel)?, diags),
+        Value::Object(_) => Some(manifest),
+        _ => None,
+    }
 }
 
 /// The user's server `s`, `shadowed` when an effective workspace server

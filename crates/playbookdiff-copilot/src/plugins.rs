@@ -18,22 +18,28 @@
 //!   `installed-plugins/MARKETPLACE/NAME` of the home, but for its skills
 //!   and commands `installed-plugins/NAME@MARKETPLACE`
 //!   ([`Plugin::skills_root`]);
-//! * a plugin gives the `SKILL.md` skills of its `skills` folder and the
-//!   commands of its `commands` folder, listed as skills named by their
+//! * a plugin gives the `SKILL.md` skills of its `skills` folders and the
+//!   commands of its `commands` folders, listed as skills named by their
 //!   file (`session.skills_loaded`, after the user's skills), the custom
-//!   agents of its `agents` folder, listed in the `task` tool as
-//!   `PLUGIN:ID`, and the MCP servers of its `.mcp.json` (`source:
-//!   "plugin"`).
+//!   agents of its `agents` paths, listed in the `task` tool as
+//!   `PLUGIN:ID` (the folders or files its manifest names, [`paths`]),
+//!   and the MCP servers of its `.mcp.json`, else `.github/mcp.json`,
+//!   else its manifest's `mcpServers` (`source: "plugin"`).
 //!
 //! Each item's provenance has scope `plugin` and names the plugin as
-//! `NAME@MARKETPLACE`. Not modelled: the managed settings'
-//! `enabledPlugins` and a repository's (1.0.102), the manifest's own `skills`, `commands`, `agents`, `hooks` and
-//! `mcpServers` entries, `.github/mcp.json`, and plugin hooks
-//! (`hooks.json`).
+//! `NAME@MARKETPLACE`. A plugin's hooks (its manifest's `hooks`, else
+//! `hooks.json`, else `hooks/hooks.json`) are read by the hooks module.
+//! The repository's `enabledPlugins` ([`REPOSITORY_SETTINGS`]) is read
+//! where the release reads it
+//! ([`Profile::enabled_plugins_in_repository`]), and so is the managed
+//! settings' ([`MANAGED_SETTINGS`], [`Profile::enabled_plugins_managed`]),
+//! over every other map. Not modelled: the managed settings 1.0.102
+//! fetches for the user's account (its code's `managed_settings`
+//! service), which no file shows.
 
-use crate::json::{self, Loaded};
+use crate::json::{self, JsonFile, Loaded};
 use crate::profile::EnabledPlugins;
-use crate::Profile;
+use crate::{Cx, Profile};
 use playbookdiff_model::{Diagnostic, RepoPath};
 use playbookdiff_source::{EntryKind, Machine};
 use serde_json::{Map, Value};
@@ -76,18 +82,30 @@ impl Plugin {
 }
 
 /// The enabled installed plugins of `machine` under `profile`, in the
-/// order of the list; an entry without a string `name` or whose folder
-/// is not on the machine's home is skipped, and a `config.json` that
-/// cannot be read is reported in `diags`.
+/// order of the list, with `repository` the repository's `enabledPlugins`
+/// ([`repository_map`]); an entry without a string `name` or whose
+/// folder is not on the machine's home is skipped, and a `config.json`
+/// that cannot be read is reported in `diags`.
 pub(crate) fn installed(
     machine: &Machine,
     profile: &Profile,
+    repository: Option<&Map<String, Value>>,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Plugin> {
     let Some(config) = read(machine, CONFIG, diags) else {
         return Vec::new();
     };
-    let map = enabled_map(machine, profile, &config, diags);
+    let mut map = enabled_map(machine, profile, &config, diags);
+    if let Some(more) = repository {
+        map.get_or_insert_with(Map::new).extend(more.clone());
+    }
+    let managed = profile
+        .enabled_plugins_managed
+        .then(|| read_managed(machine, diags))
+        .flatten();
+    if let Some(more) = managed {
+        map.get_or_insert_with(Map::new).extend(more);
+    }
     let map = map.as_ref();
     let list = LIST_KEYS
         .iter()
@@ -136,6 +154,58 @@ fn enabled_map(
     map
 }
 
+/// The repository's settings files, below the git root, whose
+/// `enabledPlugins` a release of [`Profile::enabled_plugins_in_repository`]
+/// reads, a later file's key over an earlier's (the order and merge of
+/// 1.0.24's repository settings loader, which reads them for other keys;
+/// assumed the same where the map is read).
+pub(crate) const REPOSITORY_SETTINGS: [&str; 4] = [
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".github/copilot/settings.json",
+    ".github/copilot/settings.local.json",
+];
+
+/// `enabledPlugins` of the repository's settings ([`REPOSITORY_SETTINGS`]
+/// at the git root) merged, `None` when the release reads none or no file
+/// holds an object there; a file that cannot be read is reported.
+pub(crate) fn repository_map(cx: &mut Cx<'_, '_>, profile: &Profile) -> Option<Map<String, Value>> {
+    if !profile.enabled_plugins_in_repository {
+        return None;
+    }
+    let root = crate::git_root(cx);
+    let effect = "the plugins Copilot CLI loads are unknown";
+    let mut map: Option<Map<String, Value>> = None;
+    for rel in REPOSITORY_SETTINGS {
+        let Some(path) = root.join(rel) else {
+            continue;
+        };
+        if let Loaded::File(f) = json::load(cx, &path, effect) {
+            if let Some(more) = f.value.get("enabledPlugins").and_then(Value::as_object) {
+                map.get_or_insert_with(Map::new).extend(more.clone());
+            }
+        }
+    }
+    map
+}
+
+/// The managed settings file of the machine whose `enabledPlugins` a
+/// release of [`Profile::enabled_plugins_managed`] reads (named in
+/// 1.0.102's code; seen with 1.0.102 on case
+/// `oracle.local_user_layers.home-copilot-plugins.managed-copilot-enabled-plugins`).
+pub(crate) const MANAGED_SETTINGS: &str = "etc/github-copilot/managed-settings.json";
+
+/// `enabledPlugins` of [`MANAGED_SETTINGS`], `None` when absent or not an
+/// object; a file that cannot be read is reported in `diags`.
+fn read_managed(machine: &Machine, diags: &mut Vec<Diagnostic>) -> Option<Map<String, Value>> {
+    let path = RepoPath::on_machine("/", MANAGED_SETTINGS)?;
+    let effect = "the plugins Copilot CLI loads are unknown";
+    match json::load_user(machine, &path, effect, diags) {
+        Loaded::File(j) => j.value.get("enabledPlugins")?.as_object().cloned(),
+        _ => None,
+    }
+}
+
 /// The user's settings file whose `enabledPlugins` 1.0.102 reads.
 const SETTINGS: &str = ".copilot/settings.json";
 
@@ -174,14 +244,77 @@ fn entry(machine: &Machine, e: &Value) -> Option<Plugin> {
     })
 }
 
-/// The `*.md` files of the folder `rel` of `base` (a plugin's
-/// [`Plugin::root`] or [`Plugin::skills_root`]) on `machine`, by name.
-pub(crate) fn markdown_files(machine: &Machine, base: &RepoPath, rel: &str) -> Vec<RepoPath> {
-    let Some(dir) = base.join(rel) else {
-        return Vec::new();
+/// The folders of a plugin, in order, whose `plugin.json` is its
+/// manifest (1.0.24 `app.js`, the manifest reader: `.plugin`, the folder
+/// itself, `.github/plugin`, `.claude-plugin`).
+const MANIFEST_DIRS: [&str; 4] = [".plugin/", "", ".github/plugin/", ".claude-plugin/"];
+
+/// The manifest of the plugin whose folder is `base` on `machine`: the
+/// first `plugin.json` of [`MANIFEST_DIRS`] that parses (one that does
+/// not is reported in `diags` and the next tried, as the release does).
+pub(crate) fn manifest(
+    machine: &Machine,
+    base: &RepoPath,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<JsonFile> {
+    let effect = "Copilot CLI reads the plugin without this manifest";
+    MANIFEST_DIRS.iter().find_map(|dir| {
+        let path = base.join(&format!("{dir}plugin.json"))?;
+        match json::load_user(machine, &path, effect, diags) {
+            Loaded::File(f) => Some(f),
+            _ => None,
+        }
+    })
+}
+
+/// A manifest's path `rel` inside the plugin's folder `base`, a leading
+/// `./` dropped; `None` when it leaves the folder (the release's error
+/// "path escapes plugin directory").
+pub(crate) fn inside(base: &RepoPath, rel: &str) -> Option<RepoPath> {
+    let path = base.join(rel.strip_prefix("./").unwrap_or(rel))?;
+    let root = format!("{}/", base.as_str());
+    (path == *base || path.as_str().starts_with(&root)).then_some(path)
+}
+
+/// The paths a plugin whose folder is `base` gives for `kind` (`skills`,
+/// `commands` or `agents`), as its manifest's entry of that name says
+/// (1.0.24 `app.js`, the manifest path resolver; seen with 1.0.24 and
+/// 1.0.102, case `oracle.local_user_layers.home-copilot-plugin-manifest`):
+/// without an entry, the folder `kind`; a string or an array of strings,
+/// those paths instead of it; `{"paths": [...]}`, those paths after it,
+/// or instead of it with `"exclusive": true`. A path leaving the folder,
+/// or an entry of another shape, gives nothing (the release's error).
+pub(crate) fn paths(machine: &Machine, base: &RepoPath, kind: &str) -> Vec<RepoPath> {
+    let entry = manifest(machine, base, &mut Vec::new()).and_then(|m| m.value.get(kind).cloned());
+    let listed = |v: &Value| -> Option<Vec<RepoPath>> {
+        v.as_array()?
+            .iter()
+            .map(|p| inside(base, p.as_str()?))
+            .collect()
     };
+    let default = base.join(kind).into_iter();
+    let out = match &entry {
+        None => Some(default.collect()),
+        Some(Value::String(p)) => inside(base, p).map(|p| vec![p]),
+        Some(v @ Value::Array(_)) => listed(v),
+        Some(Value::Object(o)) => o.get("paths").and_then(listed).map(|more| {
+            if o.get("exclusive")
+                .is_some_and(|e| e.as_bool() == Some(true))
+            {
+                more
+            } else {
+                default.chain(more).collect()
+            }
+        }),
+        Some(_) => None,
+    };
+    out.unwrap_or_default()
+}
+
+/// The `*.md` files of the folder `dir` on `machine`, by name.
+pub(crate) fn markdown_in(machine: &Machine, dir: &RepoPath) -> Vec<RepoPath> {
     let mut out: Vec<RepoPath> = machine
-        .list_dir(&dir)
+        .list_dir(dir)
         .unwrap_or_default()
         .into_iter()
         .filter(|e| e.kind == EntryKind::File && e.name.ends_with(".md"))
@@ -189,4 +322,54 @@ pub(crate) fn markdown_files(machine: &Machine, base: &RepoPath, rel: &str) -> V
         .collect();
     out.sort();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The paths of `kind` for a plugin whose `plugin.json` holds
+    /// `manifest` (none when `None`), as `~/`-relative strings.
+    fn paths_of(manifest: Option<&str>, kind: &str) -> Vec<String> {
+        let home = tempfile::tempdir().unwrap();
+        let dir = home.path().join("p");
+        std::fs::create_dir_all(&dir).unwrap();
+        if let Some(m) = manifest {
+            std::fs::write(dir.join("plugin.json"), m).unwrap();
+        }
+        let machine = Machine::new(Some(home.path().to_path_buf()));
+        let base = RepoPath::on_machine("~", "p").unwrap();
+        paths(&machine, &base, kind)
+            .iter()
+            .map(|p| p.to_string())
+            .collect()
+    }
+
+    /// The manifest path shapes of 1.0.24's resolver, each seen on case
+    /// `oracle.local_user_layers.home-copilot-plugin-manifest`.
+    #[test]
+    fn a_manifest_entry_replaces_or_extends_the_default_folder() {
+        let cases: &[(Option<&str>, &[&str])] = &[
+            (None, &["~/p/skills"]),
+            (Some(r#"{"name": "p"}"#), &["~/p/skills"]),
+            (Some(r#"{"skills": "./more"}"#), &["~/p/more"]),
+            (Some(r#"{"skills": ["a", "./b"]}"#), &["~/p/a", "~/p/b"]),
+            (
+                Some(r#"{"skills": {"paths": ["a"]}}"#),
+                &["~/p/skills", "~/p/a"],
+            ),
+            (
+                Some(r#"{"skills": {"paths": ["a"], "exclusive": true}}"#),
+                &["~/p/a"],
+            ),
+            // Leaving the folder, or another shape: the release's error.
+            (Some(r#"{"skills": "../other"}"#), &[]),
+            (Some(r#"{"skills": ["a", "../../x"]}"#), &[]),
+            (Some(r#"{"skills": {"exclusive": true}}"#), &[]),
+            (Some(r#"{"skills": 3}"#), &[]),
+        ];
+        for (manifest, want) in cases {
+            assert_eq!(paths_of(*manifest, "skills"), *want, "{manifest:?}");
+        }
+    }
 }

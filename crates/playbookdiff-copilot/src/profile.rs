@@ -328,6 +328,18 @@ pub(crate) struct Profile {
     /// Whether `enabledPlugins` of `~/.copilot/settings.json` is read;
     /// with both maps, a key of this one is assumed to win (not seen).
     pub enabled_plugins_in_settings: bool,
+    /// Whether `enabledPlugins` of the repository's settings
+    /// ([`crate::plugins::REPOSITORY_SETTINGS`]) is read, its keys
+    /// assumed to win over the user's (case
+    /// `oracle.copilot_repo_enabled_plugins.home-copilot-plugins`: 1.0.24
+    /// ignores both files, 1.0.102 honours both).
+    pub enabled_plugins_in_repository: bool,
+    /// Whether `enabledPlugins` of the managed settings
+    /// ([`crate::plugins::MANAGED_SETTINGS`]) is read, its keys assumed to
+    /// win over every other map's (case
+    /// `oracle.local_user_layers.home-copilot-plugins.managed-copilot-enabled-plugins`:
+    /// 1.0.24 ignores the file, 1.0.102 honours it).
+    pub enabled_plugins_managed: bool,
 }
 
 impl Profile {
@@ -377,6 +389,8 @@ const OF_1_0_24: Profile = Profile {
     enabled_plugins_read: true,
     enabled_plugins_in_config: true,
     enabled_plugins_in_settings: false,
+    enabled_plugins_in_repository: false,
+    enabled_plugins_managed: false,
 };
 
 /// The table, oldest first: the facts of the first modelled release
@@ -422,6 +436,8 @@ const TABLE: &[Profile] = &[
         enabled_plugins_read: true,
         enabled_plugins_in_config: false,
         enabled_plugins_in_settings: true,
+        enabled_plugins_in_repository: true,
+        enabled_plugins_managed: true,
     },
 ];
 
@@ -484,6 +500,10 @@ pub(crate) enum Fact {
     EnabledPluginsInConfig,
     /// [`Profile::enabled_plugins_in_settings`].
     EnabledPluginsInSettings,
+    /// [`Profile::enabled_plugins_in_repository`].
+    EnabledPluginsInRepository,
+    /// [`Profile::enabled_plugins_managed`].
+    EnabledPluginsManaged,
 }
 
 impl TableFact<Profile> for Fact {
@@ -532,6 +552,10 @@ impl TableFact<Profile> for Fact {
             Fact::EnabledPluginsInSettings => {
                 f.enabled_plugins_in_settings = n.enabled_plugins_in_settings
             }
+            Fact::EnabledPluginsInRepository => {
+                f.enabled_plugins_in_repository = n.enabled_plugins_in_repository
+            }
+            Fact::EnabledPluginsManaged => f.enabled_plugins_managed = n.enabled_plugins_managed,
         }
     }
 }
@@ -709,6 +733,20 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "1.0.81",
         summary: "An MCP server whose name holds other characters than ASCII letters, digits, `_`, `.`, `@`, `-` and `/` starts, and no longer stops the servers of its file.",
         evidence: "bisected (case `fuzz.copilot.0`): 1.0.80 starts no server of the `.mcp.json` beside `git hub0`, 1.0.81 starts `files2` and `git hub0`",
+    },
+    Change {
+        fact: Fact::EnabledPluginsInRepository,
+        name: "enabled_plugins_in_repository",
+        since: "1.0.81",
+        summary: "`enabledPlugins` of the repository's settings (`.claude/settings.json`, `.github/copilot/settings.json`) chooses among the installed plugins too.",
+        evidence: "bisected (case `oracle.copilot_repo_enabled_plugins.home-copilot-plugins`, `startup.taskAgents`): 1.0.80 lists the agent of `kit` alone, 1.0.81 that of `off` alone: `.claude/settings.json` maps `kit` to false and `.github/copilot/settings.json` the disabled `off` to true, both read from 1.0.81",
+    },
+    Change {
+        fact: Fact::EnabledPluginsManaged,
+        name: "enabled_plugins_managed",
+        since: "1.0.81",
+        summary: "`enabledPlugins` of the managed settings (`/etc/github-copilot/managed-settings.json`) chooses among the installed plugins too.",
+        evidence: "bisected (case `oracle.local_user_layers.home-copilot-plugins.managed-copilot-enabled-plugins`, `startup.taskAgents`): 1.0.80 lists the agent of `kit`, which the managed map sets to false, 1.0.81 that of `off`, which it sets to true",
     },
     Change {
         fact: Fact::SkillNamePunctuation,

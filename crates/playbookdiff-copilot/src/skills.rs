@@ -201,9 +201,10 @@ fn of_user(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<Ski
 }
 
 /// The skills of the enabled installed plugins on `machine`
-/// ([`crate::plugins`]), plugin by plugin: those of its `skills` folder,
-/// searched as the release searches a repository root, then its
-/// commands (`commands/*.md`), named by their file.
+/// ([`crate::plugins`]), plugin by plugin: those of its `skills` folders
+/// ([`crate::plugins::paths`]), searched as the release searches a
+/// repository root, then its commands (the `*.md` files of its
+/// `commands` folders), named by their file.
 fn of_plugins(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<Skill> {
     let tree = Tree {
         list: &|d| {
@@ -217,12 +218,17 @@ fn of_plugins(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<
         is_file: &|f| machine.stat(f).is_ok_and(|s| s.kind == EntryKind::File),
     };
     let mut out = Vec::new();
-    for plugin in crate::plugins::installed(machine, profile, &mut cx.diags) {
+    let repository = crate::plugins::repository_map(cx, profile);
+    for plugin in crate::plugins::installed(machine, profile, repository.as_ref(), &mut cx.diags) {
         let mut files = Vec::new();
-        if let Some(base) = plugin.skills_root.join("skills") {
+        for base in crate::plugins::paths(machine, &plugin.skills_root, "skills") {
             search(&tree, profile, &base, 0, &mut files);
         }
-        let commands = crate::plugins::markdown_files(machine, &plugin.skills_root, "commands");
+        let commands: Vec<RepoPath> =
+            crate::plugins::paths(machine, &plugin.skills_root, "commands")
+                .iter()
+                .flat_map(|d| crate::plugins::markdown_in(machine, d))
+                .collect();
         let stems = commands.iter().map(|f| {
             f.file_name()
                 .and_then(|n| n.strip_suffix(".md"))

@@ -1699,6 +1699,76 @@ fn copilot_cli_reads_the_enabled_installed_plugins() {
     }
 }
 
+/// A plugin's hooks: the manifest's `hooks` path over `hooks.json` over
+/// `hooks/hooks.json`, scope `plugin` naming the plugin, and their
+/// scripts looked up in the plugin's folder on the machine (case
+/// `oracle.hooks_copilot_gemini.home-copilot-plugin-hooks`).
+#[test]
+fn copilot_cli_runs_the_hooks_of_one_file_per_plugin() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    let home = t.path().join("home");
+    let dir = home.join(".copilot/installed-plugins/acme/kit");
+    let hooks = |script: &str| {
+        format!(
+            r#"{{"hooks": {{"sessionStart": [{{"type": "command", "bash": "${{CLAUDE_PLUGIN_ROOT}}/{script}"}}]}}}}"#
+        )
+    };
+    write(
+        &dir,
+        "plugin.json",
+        r#"{"name": "kit", "hooks": "./custom/h.json"}"#,
+    );
+    write(&dir, "custom/h.json", &hooks("run.sh"));
+    write(&dir, "run.sh", "true\n");
+    write(&dir, "hooks.json", &hooks("root.sh"));
+    write(&dir, "hooks/hooks.json", &hooks("nested.sh"));
+    let entry = serde_json::json!({"name": "kit", "marketplace": "acme", "enabled": true,
+        "cache_path": dir.to_str().unwrap()});
+    write(
+        &home,
+        ".copilot/config.json",
+        &serde_json::json!({"installedPlugins": [entry]}).to_string(),
+    );
+    let doc = compiled_for(t.path(), "copilot");
+    let plugin: Vec<&Value> = doc["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["source"]["scope"] == "plugin")
+        .collect();
+    assert_eq!(plugin.len(), 1, "{plugin:?}");
+    let h = plugin[0];
+    assert_eq!(
+        h["source"]["path"],
+        "~/.copilot/installed-plugins/acme/kit/custom/h.json"
+    );
+    assert_eq!(h["source"]["plugin"], "kit@acme");
+    assert_eq!(h["runs"]["state"], "yes");
+    assert_eq!(h["script"]["present"], true, "{h}");
+    // Without the manifest's path, `hooks.json`, whose script is missing.
+    write(&dir, "plugin.json", r#"{"name": "kit"}"#);
+    let doc = compiled_for(t.path(), "copilot");
+    let h = doc["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["source"]["scope"] == "plugin")
+        .unwrap();
+    assert_eq!(
+        h["source"]["path"],
+        "~/.copilot/installed-plugins/acme/kit/hooks.json"
+    );
+    assert_eq!(h["script"]["present"], false);
+    let missing = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "hook-script-missing")
+        .count();
+    assert_eq!(missing, 1);
+}
+
 /// OpenCode's global `opencode.json` naming a skill root in the home,
 /// which holds a skill and one in a dot folder, and one naming nothing.
 fn opencode_skills_paths(home: &Path) {
