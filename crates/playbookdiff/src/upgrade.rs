@@ -15,6 +15,13 @@
 //! start at that step's release. The document is `diff`'s, rendered by
 //! `diff`'s renderers, with the upgrade's sides and behaviours.
 //!
+//! In local mode (`--mode local --home H`) every step reads the same
+//! user's and machine's layers, so a release that starts reading a user
+//! file, or ships a built-in skill, changes what the model receives.
+//! A behaviour the adapter models as an assumption sentence, not as a
+//! contribution (OpenCode's bundled `customize-opencode` of 1.15.0 to
+//! 1.17.11), changes nothing the comparison sees.
+//!
 //! Exit status 1 when a behaviour changes what the model receives at an
 //! analysed context and `playbookdiff.toml` does not accept it
 //! (`[[accepted]] id = "upgrade:<harness>:<fact>"`), or when the upgrade
@@ -23,7 +30,7 @@
 
 use crate::check::{launch_directories, Outcome, Policy};
 use crate::cli::UpgradeArgs;
-use crate::context::{open_context, UsageError};
+use crate::context::{open_context, OpenedContext, UsageError};
 use crate::exit::ExitStatus;
 use crate::project;
 use playbookdiff_compare::delta::{
@@ -32,11 +39,11 @@ use playbookdiff_compare::delta::{
 use playbookdiff_compare::FailOn;
 use playbookdiff_model::profile::{compare_versions, is_version, ReleaseChange, VERSION_FORMS};
 use playbookdiff_model::{AnalysisContext, DiagnosticCode, EffectiveAgentConfig, RepoPath};
-use playbookdiff_registry::{Adapter, Inputs};
+use playbookdiff_registry::Adapter;
 use playbookdiff_render::diff::{
     AnalysedContext, DiffContext, DiffDocument, DiffSide, DiffSummary, UpgradeChange, UpgradeSides,
 };
-use playbookdiff_source::{Ancestors, Repo};
+use playbookdiff_source::Repo;
 use std::cmp::Ordering;
 use std::path::Path;
 
@@ -142,9 +149,8 @@ pub(crate) fn run_upgrade(
         adapter,
         repo: &repo,
         args,
-        outside: opened.outside.as_ref(),
+        opened: &opened,
         steps: steps(&releases, &changes),
-        context: &opened.context,
     };
     let analysed: Vec<Analysed> = dirs.iter().map(|d| run.analyse(d)).collect();
     for line in unprofiled_releases(&analysed) {
@@ -187,15 +193,16 @@ fn unprofiled_releases(analysed: &[Analysed]) -> Vec<String> {
 }
 
 /// What an upgrade compiles with: the adapter, the walked repository, the
-/// command's inputs and the steps.
+/// command's inputs, the opened context and the steps.
 struct Run<'a, 'r> {
     adapter: &'static dyn Adapter,
     repo: &'a Repo<'r>,
     args: &'a UpgradeArgs,
-    outside: Option<&'a Ancestors>,
+    /// The analysed context (`--all-dirs` replaces its cwd) and what it
+    /// lets the adapters read besides the repository: in local mode the
+    /// user's and the machine's configuration, the same at every step.
+    opened: &'a OpenedContext,
     steps: Vec<String>,
-    /// The analysed context; `--all-dirs` replaces its cwd.
-    context: &'a AnalysisContext,
 }
 
 /// One launch directory at every step: the first and last compilations
@@ -212,12 +219,11 @@ impl Run<'_, '_> {
     fn compile(&self, cwd: &RepoPath, release: &str) -> EffectiveAgentConfig {
         let ctx = AnalysisContext {
             cwd: cwd.clone(),
-            ..self.context.clone()
+            ..self.opened.context.clone()
         };
-        let inputs = Inputs {
-            outside_root: self.outside,
-            ..self.args.context.agent.inputs(Some(release))
-        };
+        let inputs = self
+            .opened
+            .inputs(self.args.context.agent.inputs(Some(release)));
         self.adapter.compile_with(self.repo, &ctx, &inputs)
     }
 
@@ -230,7 +236,7 @@ impl Run<'_, '_> {
             .zip(&self.steps[1..])
             .map(|(pair, release)| DiffContext {
                 cwd: cwd.clone(),
-                target_path: self.context.target_path.clone(),
+                target_path: self.opened.context.target_path.clone(),
                 agents: vec![agent_delta(&pair[0], &pair[1])],
                 release: Some(release.clone()),
             })
@@ -323,7 +329,7 @@ fn document(
             .iter()
             .map(|a| AnalysedContext {
                 cwd: a.cwd.clone(),
-                target_path: run.context.target_path.clone(),
+                target_path: run.opened.context.target_path.clone(),
             })
             .collect(),
         directories,

@@ -398,3 +398,32 @@ fn opencode_changes_come_from_its_bisected_behaviours() {
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("no version profile"), "{err}");
 }
+
+/// `--mode local --home H` reaches both compilations of an upgrade: the
+/// user's rule of `~/.claude/rules`, read from 2.0.64 on, is a change for
+/// the model there, and the same upgrade in repo mode reads no home.
+#[test]
+fn local_mode_compiles_both_releases_with_the_users_layers() {
+    let r = repo(&[("README.md", "x\n")]);
+    let home = tempfile::tempdir().unwrap();
+    let rules = home.path().join(".claude/rules");
+    std::fs::create_dir_all(&rules).unwrap();
+    std::fs::write(rules.join("brief.md"), "User rule: be brief.\n").unwrap();
+    let h = home.path().to_str().unwrap();
+    let local = ["--mode", "local", "--home", h];
+    let args = [&["claude-code", "2.0.62..2.0.64", "."][..], &local].concat();
+    let (code, out, err) = upgrade(r.path(), &args);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("added     instruction ~/.claude/rules/brief.md"),
+        "{out}"
+    );
+    let (code, out, _) = upgrade(r.path(), &["claude-code", "2.0.62..2.0.64", "."]);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("~/"), "{out}");
+    // A built-in skill of the release counts too (Gemini CLI 0.47.0).
+    let args = [&["gemini", "0.46.0..0.47.0", "."][..], &local].concat();
+    let (code, out, err) = upgrade(r.path(), &args);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("skill antigravity-support"), "{out}");
+}
