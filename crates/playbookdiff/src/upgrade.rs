@@ -34,7 +34,7 @@ use crate::context::{open_context, OpenedContext, UsageError};
 use crate::exit::ExitStatus;
 use crate::project;
 use playbookdiff_compare::delta::{
-    agent_delta, finding_delta, problem_delta, FindingSet, ProblemSet,
+    agent_delta, finding_delta, problem_delta, AgentDelta, FindingSet, ProblemSet,
 };
 use playbookdiff_compare::FailOn;
 use playbookdiff_model::profile::{compare_versions, is_version, ReleaseChange, VERSION_FORMS};
@@ -254,6 +254,13 @@ impl Run<'_, '_> {
     }
 }
 
+/// True when a step changes what the model receives at its context
+/// ([`AgentDelta::changes_for_model`]); a step with metadata-only
+/// changes is listed but fails nothing.
+fn for_model(d: &DiffContext) -> bool {
+    d.agents.iter().any(AgentDelta::changes_for_model)
+}
+
 /// The document: `diff`'s, with the upgrade's sides and behaviours.
 fn document(
     label: &str,
@@ -284,7 +291,7 @@ fn document(
                 change: *c,
                 directories: directories
                     .iter()
-                    .filter(|d| d.release.as_deref() == Some(c.since))
+                    .filter(|d| d.release.as_deref() == Some(c.since) && for_model(d))
                     .map(|d| d.cwd.clone())
                     .collect(),
             }
@@ -295,9 +302,10 @@ fn document(
     let unexplained = directories
         .iter()
         .filter(|d| {
-            !changes
-                .iter()
-                .any(|c| d.release.as_deref() == Some(c.since))
+            for_model(d)
+                && !changes
+                    .iter()
+                    .any(|c| d.release.as_deref() == Some(c.since))
         })
         .count();
     let failing_changes = if policy.fail_on == FailOn::Never {

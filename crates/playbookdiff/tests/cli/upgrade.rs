@@ -427,3 +427,30 @@ fn local_mode_compiles_both_releases_with_the_users_layers() {
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("skill antigravity-support"), "{out}");
 }
+
+/// A new description cap (Claude Code 2.1.105) or listing budget (2.1.19)
+/// that a 28-character description never reaches is listed, named down
+/// to its field, but changes nothing the model receives: exit 0.
+#[test]
+fn a_new_cap_no_description_reaches_changes_nothing_for_the_model() {
+    let r = repo(&[(
+        ".claude/commands/dedupe.md",
+        "---\ndescription: Find duplicate GitHub issues\n---\nDo it.\n",
+    )]);
+    for range in ["2.1.104..2.1.105", "2.1.18..2.1.19"] {
+        let (code, out, err) = upgrade(r.path(), &["claude-code", range, "."]);
+        assert_eq!(code, 0, "{range}: {out}{err}");
+        assert!(out.contains("redefined skill dedupe"), "{range}: {out}");
+        assert!(out.contains("advertisement."), "{range}: {out}");
+        assert!(
+            out.contains("0 with changes for the\nmodel"),
+            "{range}: {out}"
+        );
+        assert!(out.contains("changes nothing here"), "{range}: {out}");
+    }
+    // A description past the cap is shortened: that the model receives.
+    let long = format!("---\ndescription: {}\n---\nDo it.\n", "x".repeat(1600));
+    let r = repo(&[(".claude/commands/long.md", long.as_str())]);
+    let (code, out, err) = upgrade(r.path(), &["claude-code", "2.1.104..2.1.105", "."]);
+    assert_eq!(code, 1, "{out}{err}");
+}
