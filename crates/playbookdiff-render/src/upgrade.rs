@@ -51,7 +51,10 @@ pub(crate) fn changes_text(out: &mut String, p: &Painter, u: &UpgradeSides) {
     );
     if u.changes.is_empty() {
         let none = format!(
-            "none bisected for this harness: a change above comes from the profile of {}",
+            "no bisected behaviour starts after {} up to {}: a change above comes \
+             from the profile of {}",
+            clean(&u.from),
+            clean(&u.to),
             clean(&u.to)
         );
         out.push_str(&wrap_hanging(&none, "  ", "    ", columns()));

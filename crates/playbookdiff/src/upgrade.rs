@@ -26,7 +26,10 @@
 //! analysed context and `playbookdiff.toml` does not accept it
 //! (`[[accepted]] id = "upgrade:<harness>:<fact>"`), or when the upgrade
 //! introduces a problem in the repository that fails the run as `diff`
-//! decides it; 2 when the command cannot run.
+//! decides it; 2 when the command cannot run, among them when FROM and
+//! TO map to one profile ([`same_profile`]). A release outside the
+//! modelled window, or unprofiled, maps to the nearest modelled one, with
+//! a note; the upgrade runs as long as the two ends map to two profiles.
 
 use crate::check::{launch_directories, Outcome, Policy};
 use crate::cli::UpgradeArgs;
@@ -37,7 +40,9 @@ use playbookdiff_compare::delta::{
     agent_delta, finding_delta, problem_delta, AgentDelta, FindingSet, ProblemSet,
 };
 use playbookdiff_compare::FailOn;
-use playbookdiff_model::profile::{compare_versions, is_version, ReleaseChange, VERSION_FORMS};
+use playbookdiff_model::profile::{
+    compare_versions, is_version, select_profile, ReleaseChange, VERSION_FORMS,
+};
 use playbookdiff_model::{AnalysisContext, DiagnosticCode, EffectiveAgentConfig, RepoPath};
 use playbookdiff_registry::Adapter;
 use playbookdiff_render::diff::{
@@ -88,6 +93,41 @@ pub(crate) fn parse_releases(raw: &str, profiled: &[&str]) -> Result<Releases, U
     })
 }
 
+/// Refuses an upgrade whose FROM and TO map to one profile (each release
+/// outside the modelled window, or unprofiled, is modelled as the nearest
+/// one: Codex 9.9.9 and 10.0.0 both as 0.171.0, Cursor 2.3 as 2.4), which
+/// would compare a release with itself. Error: one line naming the profile,
+/// the releases the adapter models and what to give instead.
+fn same_profile(adapter: &dyn Adapter, releases: &Releases) -> Result<(), UsageError> {
+    let known = adapter.releases();
+    let name = adapter.harness().display_name();
+    let map = |v: &str| select_profile(name, &known, Some(v)).0.version;
+    let used = map(&releases.from);
+    if used != map(&releases.to) {
+        return Ok(());
+    }
+    let unmodelled: Vec<&str> = [&releases.from, &releases.to]
+        .into_iter()
+        .filter(|v| map(v) != **v)
+        .map(String::as_str)
+        .collect();
+    let which = match unmodelled.as_slice() {
+        [one] => (*one).to_string(),
+        _ => "both".to_string(),
+    };
+    let head = format!("{name}: FROM and TO both map to {used}");
+    Err(UsageError(match (known.window(), known.profiled) {
+        (Some((first, last)), _) => {
+            format!("{head}, {which} outside {first}..{last}; pick within it")
+        }
+        (None, [_, _, ..]) => format!(
+            "{head}, {which} not profiled; pick two of {}",
+            known.profiled.join(", ")
+        ),
+        (None, _) => format!("{head}, its one profile: nothing to compare"),
+    }))
+}
+
 /// The releases compiled: FROM, then the first release of each change in
 /// (FROM, TO], oldest first, each once, then TO (for a harness whose
 /// profiles differ in ways no bisected change names: what TO's profile
@@ -127,6 +167,7 @@ pub(crate) fn run_upgrade(
         ))
     })?;
     let releases = parse_releases(&args.releases, adapter.profiled_versions())?;
+    same_profile(adapter, &releases)?;
     let opened = open_context(&args.context, current_dir)?;
     let loaded = project::load(args.config.as_deref(), &opened.root, current_dir)?;
     let fail_on = args.exit_zero.then_some(FailOn::Never);

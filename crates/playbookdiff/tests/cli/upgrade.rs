@@ -454,3 +454,48 @@ fn a_new_cap_no_description_reaches_changes_nothing_for_the_model() {
     let (code, out, err) = upgrade(r.path(), &["claude-code", "2.1.104..2.1.105", "."]);
     assert_eq!(code, 1, "{out}{err}");
 }
+
+/// One rule for releases without a profile of their own: the upgrade
+/// runs, with a note, when FROM and TO map to two profiles, and exits 2
+/// when they map to one, naming it and the modelled releases (Codex 9.9.9
+/// and 10.0.0 both map to 0.171.0; Cursor 2.3 and 2.4 both to 2.4).
+#[test]
+fn releases_that_map_to_one_profile_exit_2_naming_it() {
+    let r = agents_md_repo();
+    for (args, says) in [
+        (
+            &["codex", "9.9.9..10.0.0"][..],
+            "Codex: FROM and TO both map to 0.171.0, both outside 0.77.0..0.171.0",
+        ),
+        (
+            &["codex", "0.171.0..0.200.0"][..],
+            "0.200.0 outside 0.77.0..0.171.0",
+        ),
+        (
+            &["cursor", "2.3..2.4"][..],
+            "both map to 2.4, its one profile",
+        ),
+    ] {
+        let (code, out, err) = upgrade(r.path(), args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("none bisected"), "{err}");
+    }
+    // Two ends on two profiles: the upgrade runs, with a note for the
+    // release modelled as another.
+    let (code, out, err) = upgrade(r.path(), &["codex", "0.77.0..0.999.0"]);
+    assert!(code == 0 || code == 1, "{out}{err}");
+    assert!(
+        err.contains("Codex 0.999.0 has no version profile"),
+        "{err}"
+    );
+    // Within the window with no behaviour between: says so, not that the
+    // harness has none.
+    let (code, out, _) = upgrade(r.path(), &["codex", "0.142.3..0.142.4"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("no bisected behaviour starts after 0.142.3"),
+        "{out}"
+    );
+}
