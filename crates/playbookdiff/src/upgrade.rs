@@ -40,9 +40,7 @@ use playbookdiff_compare::delta::{
     agent_delta, finding_delta, problem_delta, AgentDelta, FindingSet, ProblemSet,
 };
 use playbookdiff_compare::FailOn;
-use playbookdiff_model::profile::{
-    compare_versions, is_version, select_profile, ReleaseChange, VERSION_FORMS,
-};
+use playbookdiff_model::profile::{compare_versions, is_version, select_profile, ReleaseChange};
 use playbookdiff_model::{AnalysisContext, DiagnosticCode, EffectiveAgentConfig, RepoPath};
 use playbookdiff_registry::Adapter;
 use playbookdiff_render::diff::{
@@ -59,38 +57,46 @@ pub(crate) struct Releases {
     pub to: String,
 }
 
-/// Parses `FROM..TO`. Errors: one line saying what to pass, with the
-/// harness's oldest and newest profiled releases (`profiled`, oldest
-/// first) as the example when it has two.
+/// Parses `FROM..TO`. Errors: one line saying what is wrong (a missing
+/// end, a third dot, an end that is not a release, a range that does not
+/// go forward) and what to pass, with the harness's oldest and newest
+/// profiled releases (`profiled`, oldest first) as the example when it has
+/// two; within 80 columns after `error: ` unless the input is long.
 pub(crate) fn parse_releases(raw: &str, profiled: &[&str]) -> Result<Releases, UsageError> {
     let example = match profiled {
         [first, .., last] => format!(", e.g. {first}..{last}"),
         _ => String::new(),
     };
-    let usage = |why: &str| {
-        UsageError(format!(
-            "'{}' {why}; give FROM..TO{example}",
-            raw.chars().take(80).collect::<String>()
-        ))
+    let shown = raw.trim().chars().take(40).collect::<String>();
+    let usage = |why: String| UsageError(format!("{why}; give FROM..TO{example}"));
+    let raw = raw.trim();
+    if raw.contains("...") {
+        return Err(usage("the range takes two dots".to_string()));
+    }
+    let Some((from, to)) = raw.split_once("..") else {
+        return Err(usage(format!("'{shown}' is not a range")));
     };
-    let Some((from, to)) = raw.trim().split_once("..") else {
-        return Err(usage("is not a range"));
-    };
-    for v in [from, to] {
+    for (end, v) in [("FROM", from), ("TO", to)] {
+        if v.is_empty() {
+            return Err(usage(format!("'{shown}': {end} is missing")));
+        }
         if !is_version(v) {
-            return Err(usage(&format!(
-                "has `{}`, which is not a release ({VERSION_FORMS})",
-                v.chars().take(40).collect::<String>()
-            )));
+            let v: String = v.chars().take(20).collect();
+            let why = match v.strip_prefix(['v', 'V']) {
+                Some(rest) if is_version(rest) => "takes no `v`",
+                _ => "is not a release",
+            };
+            return Err(usage(format!("{end} `{v}` {why}")));
         }
     }
-    if compare_versions(from, to) != Ordering::Less {
-        return Err(usage("does not go from an older release to a newer one"));
+    match compare_versions(from, to) {
+        Ordering::Less => Ok(Releases {
+            from: from.to_string(),
+            to: to.to_string(),
+        }),
+        Ordering::Equal => Err(usage(format!("'{shown}' is no upgrade"))),
+        Ordering::Greater => Err(usage(format!("'{shown}' is reversed"))),
     }
-    Ok(Releases {
-        from: from.to_string(),
-        to: to.to_string(),
-    })
 }
 
 /// Refuses an upgrade whose FROM and TO map to one profile (each release
@@ -403,20 +409,25 @@ mod tests {
         const CODEX: &[&str] = &["0.142.3", "0.171.0"];
         let r = parse_releases("2.1.197..2.1.332", CODEX).unwrap();
         assert_eq!((r.from.as_str(), r.to.as_str()), ("2.1.197", "2.1.332"));
-        for bad in [
-            "2.1.197",
-            "2.1.332..2.1.197",
-            "2.1.197..2.1.197",
-            "a..b",
-            "..2.1.1",
-            "1...",
+        for (bad, says) in [
+            ("2.1.197", "'2.1.197' is not a range"),
+            ("2.1.332..2.1.197", "'2.1.332..2.1.197' is reversed"),
+            ("2.1.197..2.1.197", "'2.1.197..2.1.197' is no upgrade"),
+            ("a..b", "FROM `a` is not a release"),
+            ("1..b", "TO `b` is not a release"),
+            ("v1.2..1.3", "FROM `v1.2` takes no `v`"),
+            ("..2.1.1", "'..2.1.1': FROM is missing"),
+            ("2.1.1..", "'2.1.1..': TO is missing"),
+            ("1...", "the range takes two dots"),
+            ("0.77.0...0.171.0", "the range takes two dots"),
         ] {
             let e = parse_releases(bad, CODEX).unwrap_err();
-            assert!(e.0.starts_with(&format!("'{bad}' ")), "{bad}: {e}");
+            assert!(e.0.contains(says), "{bad}: {e}");
             assert!(
-                e.0.ends_with("give FROM..TO, e.g. 0.142.3..0.171.0"),
+                e.0.ends_with("; give FROM..TO, e.g. 0.142.3..0.171.0"),
                 "{bad}: {e}"
             );
+            assert!(format!("error: {e}").chars().count() <= 80, "{bad}: {e}");
         }
         // A harness with fewer than two profiled releases gets no example.
         let e = parse_releases("2.4..2.4", &[]).unwrap_err();

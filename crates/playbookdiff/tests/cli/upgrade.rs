@@ -272,17 +272,21 @@ fn a_codex_upgrade_from_before_0_120_gains_its_project_config_and_skills() {
 fn bad_arguments_exit_2_with_one_line() {
     let r = agents_md_repo();
     for (args, says) in [
-        (
-            &["claude-code", "2.1.332..2.1.197"][..],
-            "from an older release to a newer one",
-        ),
+        (&["claude-code", "2.1.332..2.1.197"][..], "is reversed"),
         (&["claude-code", "2.1.197"][..], "is not a range"),
-        (&["claude-code", "v2..2.1.3"][..], "is not a release"),
+        (&["claude-code", "v2..2.1.3"][..], "FROM `v2` takes no `v`"),
+        (
+            &["codex", "0.77.0...0.171.0"][..],
+            "the range takes two dots",
+        ),
+        (&["codex", "..0.171.0"][..], "FROM is missing"),
+        (&["codex", "0.77.0.."][..], "TO is missing"),
     ] {
         let (code, out, err) = upgrade(r.path(), args);
         assert_eq!(code, 2, "{args:?}: {out}");
         assert_eq!(err.trim().lines().count(), 1, "{err}");
         assert!(err.contains(says) && err.contains("give FROM..TO"), "{err}");
+        assert!(err.trim().chars().count() <= 80, "{err}");
     }
     // The example is the harness's own oldest and newest profiled
     // releases, not Claude Code's.
