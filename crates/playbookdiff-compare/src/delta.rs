@@ -651,8 +651,9 @@ const METADATA_FIELDS: &[&str] = &[
 
 impl CapabilityChange {
     /// True when the model receives something different: an item added
-    /// or removed, or redefined in a field other than
-    /// [`METADATA_FIELDS`].
+    /// or removed, or redefined in a field other than the metadata of a
+    /// skill listing (`advertisement.descriptionLimitChars`,
+    /// `advertisement.aggregateBudget`, `advertisement.budgetCause`).
     pub fn changes_for_model(&self) -> bool {
         self.change != Change::Redefined
             || self
@@ -1415,6 +1416,36 @@ mod tests {
         set.add(&RepoPath::root(), &[c]);
         let p = set.finish().remove(0);
         assert!(FailOn::ALL.iter().all(|t| !p.fails(*t)));
+    }
+
+    /// A skill's advertisement is named down to its fields; a new cap or
+    /// budget alone changes nothing the model receives, a new state does.
+    #[test]
+    fn listing_metadata_alone_is_no_change_for_the_model() {
+        let a =
+            serde_json::json!({"advertisement": {"state": "advertised", "descriptionChars": 28}});
+        let b = serde_json::json!({"advertisement": {"state": "advertised", "descriptionChars": 28,
+            "descriptionLimitChars": 1536, "aggregateBudget": {"chars": 15000}}});
+        let fields = definition_fields(&a, &b);
+        assert_eq!(
+            fields,
+            [
+                "advertisement.aggregateBudget",
+                "advertisement.descriptionLimitChars"
+            ]
+        );
+        let change = |change, fields: Vec<String>| CapabilityChange {
+            change,
+            name: "dedupe".into(),
+            path: RepoPath::new(".claude/commands/dedupe.md").unwrap(),
+            fields,
+        };
+        assert!(!change(Change::Redefined, fields).changes_for_model());
+        let c = serde_json::json!({"advertisement": {"state": "hidden", "descriptionChars": 28}});
+        let fields = definition_fields(&a, &c);
+        assert_eq!(fields, ["advertisement.state"]);
+        assert!(change(Change::Redefined, fields).changes_for_model());
+        assert!(change(Change::Added, Vec::new()).changes_for_model());
     }
 
     #[test]
