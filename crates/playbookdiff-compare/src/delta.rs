@@ -621,11 +621,62 @@ pub(crate) fn definition_fields(a: &serde_json::Value, b: &serde_json::Value) ->
             FieldRole::Location => strip_lines(va) != strip_lines(vb),
             FieldRole::Definition => va != vb,
         };
-        if differs {
-            out.push(k.clone());
+        if !differs {
+            continue;
+        }
+        match (k.as_str(), va, vb) {
+            // A skill's advertisement is named down to its fields, so that
+            // a new cap or budget is told apart from a changed listing.
+            ("advertisement", Some(a), Some(b)) if a.is_object() && b.is_object() => out.extend(
+                definition_fields(a, b)
+                    .into_iter()
+                    .map(|f| format!("{k}.{f}")),
+            ),
+            _ => out.push(k.clone()),
         }
     }
     out
+}
+
+/// Fields of a redefined item that describe how the agent would treat it,
+/// not what the model receives: a skill listing's per-description cap,
+/// its aggregate budget and why the budget would shorten it (Claude Code
+/// 2.1.105 `skillListingMaxDescChars`, 2.1.19 listing budget). The text,
+/// state and shortening of the listing entry are other fields.
+const METADATA_FIELDS: &[&str] = &[
+    "advertisement.descriptionLimitChars",
+    "advertisement.aggregateBudget",
+    "advertisement.budgetCause",
+];
+
+impl CapabilityChange {
+    /// True when the model receives something different: an item added
+    /// or removed, or redefined in a field other than the metadata of a
+    /// skill listing (`advertisement.descriptionLimitChars`,
+    /// `advertisement.aggregateBudget`, `advertisement.budgetCause`).
+    pub fn changes_for_model(&self) -> bool {
+        self.change != Change::Redefined
+            || self
+                .fields
+                .iter()
+                .any(|f| !METADATA_FIELDS.contains(&f.as_str()))
+    }
+}
+
+impl AgentDelta {
+    /// True when what the model receives differs (text, presence, order):
+    /// any instruction change, or a capability change other than a
+    /// metadata-only redefinition ([`CapabilityChange::changes_for_model`]).
+    /// A delta that is not empty but has none is listed and fails nothing.
+    pub fn changes_for_model(&self) -> bool {
+        !self.instructions.is_empty()
+            || self
+                .skills
+                .iter()
+                .chain(&self.mcp_servers)
+                .chain(self.surfaces().flat_map(|(_, list)| list))
+                .any(CapabilityChange::changes_for_model)
+    }
 }
 
 pub(crate) fn strip_lines(v: Option<&serde_json::Value>) -> Option<serde_json::Value> {
@@ -1365,6 +1416,36 @@ mod tests {
         set.add(&RepoPath::root(), &[c]);
         let p = set.finish().remove(0);
         assert!(FailOn::ALL.iter().all(|t| !p.fails(*t)));
+    }
+
+    /// A skill's advertisement is named down to its fields; a new cap or
+    /// budget alone changes nothing the model receives, a new state does.
+    #[test]
+    fn listing_metadata_alone_is_no_change_for_the_model() {
+        let a =
+            serde_json::json!({"advertisement": {"state": "advertised", "descriptionChars": 28}});
+        let b = serde_json::json!({"advertisement": {"state": "advertised", "descriptionChars": 28,
+            "descriptionLimitChars": 1536, "aggregateBudget": {"chars": 15000}}});
+        let fields = definition_fields(&a, &b);
+        assert_eq!(
+            fields,
+            [
+                "advertisement.aggregateBudget",
+                "advertisement.descriptionLimitChars"
+            ]
+        );
+        let change = |change, fields: Vec<String>| CapabilityChange {
+            change,
+            name: "dedupe".into(),
+            path: RepoPath::new(".claude/commands/dedupe.md").unwrap(),
+            fields,
+        };
+        assert!(!change(Change::Redefined, fields).changes_for_model());
+        let c = serde_json::json!({"advertisement": {"state": "hidden", "descriptionChars": 28}});
+        let fields = definition_fields(&a, &c);
+        assert_eq!(fields, ["advertisement.state"]);
+        assert!(change(Change::Redefined, fields).changes_for_model());
+        assert!(change(Change::Added, Vec::new()).changes_for_model());
     }
 
     #[test]

@@ -30,8 +30,15 @@ fn counts(doc: &DiffDocument, u: &UpgradeSides) -> String {
         "{} between the two; {} analysed; {} with changes for the model.",
         count(u.changes.len(), "behaviour changes", "behaviours change"),
         count(doc.summary.affected_contexts, "context", "contexts"),
-        doc.directories.len()
+        doc.directories.iter().filter(|d| for_model(d)).count()
     )
+}
+
+/// True when a step changes what the model receives at its context, not
+/// only how the agent would treat it
+/// ([`AgentDelta::changes_for_model`]).
+fn for_model(d: &crate::diff::DiffContext) -> bool {
+    d.agents.iter().any(AgentDelta::changes_for_model)
 }
 
 /// The behaviours the upgrade changes, each with its first release, what
@@ -44,7 +51,10 @@ pub(crate) fn changes_text(out: &mut String, p: &Painter, u: &UpgradeSides) {
     );
     if u.changes.is_empty() {
         let none = format!(
-            "none bisected for this harness: a change above comes from the profile of {}",
+            "no bisected behaviour starts after {} up to {}: a change above comes \
+             from the profile of {}",
+            clean(&u.from),
+            clean(&u.to),
             clean(&u.to)
         );
         out.push_str(&wrap_hanging(&none, "  ", "    ", columns()));
@@ -91,12 +101,14 @@ pub(crate) fn result_line(doc: &DiffDocument, u: &UpgradeSides) -> String {
         .directories
         .iter()
         .filter(|d| {
-            !u.changes
-                .iter()
-                .any(|c| d.release.as_deref() == Some(c.change.since))
+            for_model(d)
+                && !u
+                    .changes
+                    .iter()
+                    .any(|c| d.release.as_deref() == Some(c.change.since))
         })
         .count();
-    if doc.directories.is_empty() && doc.summary.failing == 0 {
+    if !doc.directories.iter().any(for_model) && doc.summary.failing == 0 {
         return "Result: the model receives the same here after the upgrade (exit status 0)."
             .to_string();
     }

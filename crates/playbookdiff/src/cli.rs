@@ -186,6 +186,10 @@ pub(crate) enum Command {
     /// first release that shows it (found by bisection with the real
     /// agent) and its evidence. Exit status 1 when the model receives
     /// something different and playbookdiff.toml does not accept it.
+    ///
+    /// A release outside the modelled releases, or without a profile, is
+    /// modelled as the nearest one, with a note. Exit status 2 when FROM
+    /// and TO map to the same profile: there is nothing to compare.
     #[command(after_help = UPGRADE_EXAMPLES)]
     Upgrade(UpgradeArgs),
 

@@ -15,28 +15,38 @@
 //! start at that step's release. The document is `diff`'s, rendered by
 //! `diff`'s renderers, with the upgrade's sides and behaviours.
 //!
+//! In local mode (`--mode local --home H`) every step reads the same
+//! user's and machine's layers, so a release that starts reading a user
+//! file, or ships a built-in skill, changes what the model receives.
+//! A behaviour the adapter models as an assumption sentence, not as a
+//! contribution (OpenCode's bundled `customize-opencode` of 1.15.0 to
+//! 1.17.11), changes nothing the comparison sees.
+//!
 //! Exit status 1 when a behaviour changes what the model receives at an
 //! analysed context and `playbookdiff.toml` does not accept it
 //! (`[[accepted]] id = "upgrade:<harness>:<fact>"`), or when the upgrade
 //! introduces a problem in the repository that fails the run as `diff`
-//! decides it; 2 when the command cannot run.
+//! decides it; 2 when the command cannot run, among them when FROM and
+//! TO map to one profile ([`same_profile`]). A release outside the
+//! modelled window, or unprofiled, maps to the nearest modelled one, with
+//! a note; the upgrade runs as long as the two ends map to two profiles.
 
 use crate::check::{launch_directories, Outcome, Policy};
 use crate::cli::UpgradeArgs;
-use crate::context::{open_context, UsageError};
+use crate::context::{open_context, OpenedContext, UsageError};
 use crate::exit::ExitStatus;
 use crate::project;
 use playbookdiff_compare::delta::{
-    agent_delta, finding_delta, problem_delta, FindingSet, ProblemSet,
+    agent_delta, finding_delta, problem_delta, AgentDelta, FindingSet, ProblemSet,
 };
 use playbookdiff_compare::FailOn;
-use playbookdiff_model::profile::{compare_versions, is_version, ReleaseChange, VERSION_FORMS};
+use playbookdiff_model::profile::{compare_versions, is_version, select_profile, ReleaseChange};
 use playbookdiff_model::{AnalysisContext, DiagnosticCode, EffectiveAgentConfig, RepoPath};
-use playbookdiff_registry::{Adapter, Inputs};
+use playbookdiff_registry::Adapter;
 use playbookdiff_render::diff::{
     AnalysedContext, DiffContext, DiffDocument, DiffSide, DiffSummary, UpgradeChange, UpgradeSides,
 };
-use playbookdiff_source::{Ancestors, Repo};
+use playbookdiff_source::Repo;
 use std::cmp::Ordering;
 use std::path::Path;
 
@@ -47,38 +57,81 @@ pub(crate) struct Releases {
     pub to: String,
 }
 
-/// Parses `FROM..TO`. Errors: one line saying what to pass, with the
-/// harness's oldest and newest profiled releases (`profiled`, oldest
-/// first) as the example when it has two.
+/// Parses `FROM..TO`. Errors: one line saying what is wrong (a missing
+/// end, a third dot, an end that is not a release, a range that does not
+/// go forward) and what to pass, with the harness's oldest and newest
+/// profiled releases (`profiled`, oldest first) as the example when it has
+/// two; within 80 columns after `error: ` unless the input is long.
 pub(crate) fn parse_releases(raw: &str, profiled: &[&str]) -> Result<Releases, UsageError> {
     let example = match profiled {
         [first, .., last] => format!(", e.g. {first}..{last}"),
         _ => String::new(),
     };
-    let usage = |why: &str| {
-        UsageError(format!(
-            "'{}' {why}; give FROM..TO{example}",
-            raw.chars().take(80).collect::<String>()
-        ))
+    let shown = raw.trim().chars().take(40).collect::<String>();
+    let usage = |why: String| UsageError(format!("{why}; give FROM..TO{example}"));
+    let raw = raw.trim();
+    if raw.contains("...") {
+        return Err(usage("the range takes two dots".to_string()));
+    }
+    let Some((from, to)) = raw.split_once("..") else {
+        return Err(usage(format!("'{shown}' is not a range")));
     };
-    let Some((from, to)) = raw.trim().split_once("..") else {
-        return Err(usage("is not a range"));
-    };
-    for v in [from, to] {
+    for (end, v) in [("FROM", from), ("TO", to)] {
+        if v.is_empty() {
+            return Err(usage(format!("'{shown}': {end} is missing")));
+        }
         if !is_version(v) {
-            return Err(usage(&format!(
-                "has `{}`, which is not a release ({VERSION_FORMS})",
-                v.chars().take(40).collect::<String>()
-            )));
+            let v: String = v.chars().take(20).collect();
+            let why = match v.strip_prefix(['v', 'V']) {
+                Some(rest) if is_version(rest) => "takes no `v`",
+                _ => "is not a release",
+            };
+            return Err(usage(format!("{end} `{v}` {why}")));
         }
     }
-    if compare_versions(from, to) != Ordering::Less {
-        return Err(usage("does not go from an older release to a newer one"));
+    match compare_versions(from, to) {
+        Ordering::Less => Ok(Releases {
+            from: from.to_string(),
+            to: to.to_string(),
+        }),
+        Ordering::Equal => Err(usage(format!("'{shown}' is no upgrade"))),
+        Ordering::Greater => Err(usage(format!("'{shown}' is reversed"))),
     }
-    Ok(Releases {
-        from: from.to_string(),
-        to: to.to_string(),
-    })
+}
+
+/// Refuses an upgrade whose FROM and TO map to one profile (each release
+/// outside the modelled window, or unprofiled, is modelled as the nearest
+/// one: Codex 9.9.9 and 10.0.0 both as 0.171.0, Cursor 2.3 as 2.4), which
+/// would compare a release with itself. Error: one line naming the profile,
+/// the releases the adapter models and what to give instead.
+fn same_profile(adapter: &dyn Adapter, releases: &Releases) -> Result<(), UsageError> {
+    let known = adapter.releases();
+    let name = adapter.harness().display_name();
+    let map = |v: &str| select_profile(name, &known, Some(v)).0.version;
+    let used = map(&releases.from);
+    if used != map(&releases.to) {
+        return Ok(());
+    }
+    let unmodelled: Vec<&str> = [&releases.from, &releases.to]
+        .into_iter()
+        .filter(|v| map(v) != **v)
+        .map(String::as_str)
+        .collect();
+    let which = match unmodelled.as_slice() {
+        [one] => (*one).to_string(),
+        _ => "both".to_string(),
+    };
+    let head = format!("{name}: FROM and TO both map to {used}");
+    Err(UsageError(match (known.window(), known.profiled) {
+        (Some((first, last)), _) => {
+            format!("{head}, {which} outside {first}..{last}; pick within it")
+        }
+        (None, [_, _, ..]) => format!(
+            "{head}, {which} not profiled; pick two of {}",
+            known.profiled.join(", ")
+        ),
+        (None, _) => format!("{head}, its one profile: nothing to compare"),
+    }))
 }
 
 /// The releases compiled: FROM, then the first release of each change in
@@ -120,6 +173,7 @@ pub(crate) fn run_upgrade(
         ))
     })?;
     let releases = parse_releases(&args.releases, adapter.profiled_versions())?;
+    same_profile(adapter, &releases)?;
     let opened = open_context(&args.context, current_dir)?;
     let loaded = project::load(args.config.as_deref(), &opened.root, current_dir)?;
     let fail_on = args.exit_zero.then_some(FailOn::Never);
@@ -142,9 +196,8 @@ pub(crate) fn run_upgrade(
         adapter,
         repo: &repo,
         args,
-        outside: opened.outside.as_ref(),
+        opened: &opened,
         steps: steps(&releases, &changes),
-        context: &opened.context,
     };
     let analysed: Vec<Analysed> = dirs.iter().map(|d| run.analyse(d)).collect();
     for line in unprofiled_releases(&analysed) {
@@ -187,15 +240,16 @@ fn unprofiled_releases(analysed: &[Analysed]) -> Vec<String> {
 }
 
 /// What an upgrade compiles with: the adapter, the walked repository, the
-/// command's inputs and the steps.
+/// command's inputs, the opened context and the steps.
 struct Run<'a, 'r> {
     adapter: &'static dyn Adapter,
     repo: &'a Repo<'r>,
     args: &'a UpgradeArgs,
-    outside: Option<&'a Ancestors>,
+    /// The analysed context (`--all-dirs` replaces its cwd) and what it
+    /// lets the adapters read besides the repository: in local mode the
+    /// user's and the machine's configuration, the same at every step.
+    opened: &'a OpenedContext,
     steps: Vec<String>,
-    /// The analysed context; `--all-dirs` replaces its cwd.
-    context: &'a AnalysisContext,
 }
 
 /// One launch directory at every step: the first and last compilations
@@ -212,12 +266,11 @@ impl Run<'_, '_> {
     fn compile(&self, cwd: &RepoPath, release: &str) -> EffectiveAgentConfig {
         let ctx = AnalysisContext {
             cwd: cwd.clone(),
-            ..self.context.clone()
+            ..self.opened.context.clone()
         };
-        let inputs = Inputs {
-            outside_root: self.outside,
-            ..self.args.context.agent.inputs(Some(release))
-        };
+        let inputs = self
+            .opened
+            .inputs(self.args.context.agent.inputs(Some(release)));
         self.adapter.compile_with(self.repo, &ctx, &inputs)
     }
 
@@ -230,7 +283,7 @@ impl Run<'_, '_> {
             .zip(&self.steps[1..])
             .map(|(pair, release)| DiffContext {
                 cwd: cwd.clone(),
-                target_path: self.context.target_path.clone(),
+                target_path: self.opened.context.target_path.clone(),
                 agents: vec![agent_delta(&pair[0], &pair[1])],
                 release: Some(release.clone()),
             })
@@ -246,6 +299,13 @@ impl Run<'_, '_> {
             steps,
         }
     }
+}
+
+/// True when a step changes what the model receives at its context
+/// ([`AgentDelta::changes_for_model`]); a step with metadata-only
+/// changes is listed but fails nothing.
+fn for_model(d: &DiffContext) -> bool {
+    d.agents.iter().any(AgentDelta::changes_for_model)
 }
 
 /// The document: `diff`'s, with the upgrade's sides and behaviours.
@@ -278,7 +338,7 @@ fn document(
                 change: *c,
                 directories: directories
                     .iter()
-                    .filter(|d| d.release.as_deref() == Some(c.since))
+                    .filter(|d| d.release.as_deref() == Some(c.since) && for_model(d))
                     .map(|d| d.cwd.clone())
                     .collect(),
             }
@@ -289,9 +349,10 @@ fn document(
     let unexplained = directories
         .iter()
         .filter(|d| {
-            !changes
-                .iter()
-                .any(|c| d.release.as_deref() == Some(c.since))
+            for_model(d)
+                && !changes
+                    .iter()
+                    .any(|c| d.release.as_deref() == Some(c.since))
         })
         .count();
     let failing_changes = if policy.fail_on == FailOn::Never {
@@ -323,7 +384,7 @@ fn document(
             .iter()
             .map(|a| AnalysedContext {
                 cwd: a.cwd.clone(),
-                target_path: run.context.target_path.clone(),
+                target_path: run.opened.context.target_path.clone(),
             })
             .collect(),
         directories,
@@ -348,20 +409,25 @@ mod tests {
         const CODEX: &[&str] = &["0.142.3", "0.171.0"];
         let r = parse_releases("2.1.197..2.1.332", CODEX).unwrap();
         assert_eq!((r.from.as_str(), r.to.as_str()), ("2.1.197", "2.1.332"));
-        for bad in [
-            "2.1.197",
-            "2.1.332..2.1.197",
-            "2.1.197..2.1.197",
-            "a..b",
-            "..2.1.1",
-            "1...",
+        for (bad, says) in [
+            ("2.1.197", "'2.1.197' is not a range"),
+            ("2.1.332..2.1.197", "'2.1.332..2.1.197' is reversed"),
+            ("2.1.197..2.1.197", "'2.1.197..2.1.197' is no upgrade"),
+            ("a..b", "FROM `a` is not a release"),
+            ("1..b", "TO `b` is not a release"),
+            ("v1.2..1.3", "FROM `v1.2` takes no `v`"),
+            ("..2.1.1", "'..2.1.1': FROM is missing"),
+            ("2.1.1..", "'2.1.1..': TO is missing"),
+            ("1...", "the range takes two dots"),
+            ("0.77.0...0.171.0", "the range takes two dots"),
         ] {
             let e = parse_releases(bad, CODEX).unwrap_err();
-            assert!(e.0.starts_with(&format!("'{bad}' ")), "{bad}: {e}");
+            assert!(e.0.contains(says), "{bad}: {e}");
             assert!(
-                e.0.ends_with("give FROM..TO, e.g. 0.142.3..0.171.0"),
+                e.0.ends_with("; give FROM..TO, e.g. 0.142.3..0.171.0"),
                 "{bad}: {e}"
             );
+            assert!(format!("error: {e}").chars().count() <= 80, "{bad}: {e}");
         }
         // A harness with fewer than two profiled releases gets no example.
         let e = parse_releases("2.4..2.4", &[]).unwrap_err();

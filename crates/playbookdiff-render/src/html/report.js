@@ -172,6 +172,16 @@
       return s;
     }
 
+    // The steps that change what the model receives: those a bisected
+    // behaviour names at that context (a step with listing metadata alone
+    // is not named), and those no behaviour explains.
+    function forModel(u) {
+      return doc.directories.filter(function (d) {
+        var at = u.changes.filter(function (c) { return c.since === d.release; });
+        return !at.length || at.some(function (c) { return c.directories.indexOf(d.cwd) >= 0; });
+      });
+    }
+
     function header() {
       var ctx;
       if (doc.upgrade) {
@@ -179,7 +189,7 @@
         ctx = el("p", { class: "context" }, "Repository ", code(doc.repository), ": what ",
           u.harness, " receives differently after an upgrade from ", code(u.from), " to ", code(u.to),
           " (" + u.changes.length + " behaviour change(s) between them; " + doc.summary.affectedContexts +
-          " context(s) analysed, " + doc.directories.length + " with changes for the model)");
+          " context(s) analysed, " + forModel(u).length + " with changes for the model)");
       } else if (kind === "diff") {
         ctx = el("p", { class: "context" }, "Repository ", code(doc.repository), ": what changes from ",
           code(doc.base.revision || doc.base.commit || "base"), " to ",
@@ -583,8 +593,9 @@
       var s = sections.behaviours;
       var changes = doc.upgrade.changes;
       if (!changes.length) {
-        s.appendChild(el("p", { class: "muted" }, "None bisected for this harness: a change below comes from the profile of ",
-          code(doc.upgrade.to), "."));
+        s.appendChild(el("p", { class: "muted" }, "No bisected behaviour starts after ",
+          code(doc.upgrade.from), " up to ", code(doc.upgrade.to),
+          ": a change below comes from the profile of ", code(doc.upgrade.to), "."));
         return;
       }
       s.appendChild(el("ul", { class: "plain" }, changes.map(function (c) {

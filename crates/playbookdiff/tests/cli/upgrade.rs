@@ -272,17 +272,21 @@ fn a_codex_upgrade_from_before_0_120_gains_its_project_config_and_skills() {
 fn bad_arguments_exit_2_with_one_line() {
     let r = agents_md_repo();
     for (args, says) in [
-        (
-            &["claude-code", "2.1.332..2.1.197"][..],
-            "from an older release to a newer one",
-        ),
+        (&["claude-code", "2.1.332..2.1.197"][..], "is reversed"),
         (&["claude-code", "2.1.197"][..], "is not a range"),
-        (&["claude-code", "v2..2.1.3"][..], "is not a release"),
+        (&["claude-code", "v2..2.1.3"][..], "FROM `v2` takes no `v`"),
+        (
+            &["codex", "0.77.0...0.171.0"][..],
+            "the range takes two dots",
+        ),
+        (&["codex", "..0.171.0"][..], "FROM is missing"),
+        (&["codex", "0.77.0.."][..], "TO is missing"),
     ] {
         let (code, out, err) = upgrade(r.path(), args);
         assert_eq!(code, 2, "{args:?}: {out}");
         assert_eq!(err.trim().lines().count(), 1, "{err}");
         assert!(err.contains(says) && err.contains("give FROM..TO"), "{err}");
+        assert!(err.trim().chars().count() <= 80, "{err}");
     }
     // The example is the harness's own oldest and newest profiled
     // releases, not Claude Code's.
@@ -397,4 +401,105 @@ fn opencode_changes_come_from_its_bisected_behaviours() {
     let (code, _, err) = upgrade(r.path(), &["opencode", "1.15.0..1.17.11"]);
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("no version profile"), "{err}");
+}
+
+/// `--mode local --home H` reaches both compilations of an upgrade: the
+/// user's rule of `~/.claude/rules`, read from 2.0.64 on, is a change for
+/// the model there, and the same upgrade in repo mode reads no home.
+#[test]
+fn local_mode_compiles_both_releases_with_the_users_layers() {
+    let r = repo(&[("README.md", "x\n")]);
+    let home = tempfile::tempdir().unwrap();
+    let rules = home.path().join(".claude/rules");
+    std::fs::create_dir_all(&rules).unwrap();
+    std::fs::write(rules.join("brief.md"), "User rule: be brief.\n").unwrap();
+    let h = home.path().to_str().unwrap();
+    let local = ["--mode", "local", "--home", h];
+    let args = [&["claude-code", "2.0.62..2.0.64", "."][..], &local].concat();
+    let (code, out, err) = upgrade(r.path(), &args);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("added     instruction ~/.claude/rules/brief.md"),
+        "{out}"
+    );
+    let (code, out, _) = upgrade(r.path(), &["claude-code", "2.0.62..2.0.64", "."]);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("~/"), "{out}");
+    // A built-in skill of the release counts too (Gemini CLI 0.47.0).
+    let args = [&["gemini", "0.46.0..0.47.0", "."][..], &local].concat();
+    let (code, out, err) = upgrade(r.path(), &args);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("skill antigravity-support"), "{out}");
+}
+
+/// A new description cap (Claude Code 2.1.105) or listing budget (2.1.19)
+/// that a 28-character description never reaches is listed, named down
+/// to its field, but changes nothing the model receives: exit 0.
+#[test]
+fn a_new_cap_no_description_reaches_changes_nothing_for_the_model() {
+    let r = repo(&[(
+        ".claude/commands/dedupe.md",
+        "---\ndescription: Find duplicate GitHub issues\n---\nDo it.\n",
+    )]);
+    for range in ["2.1.104..2.1.105", "2.1.18..2.1.19"] {
+        let (code, out, err) = upgrade(r.path(), &["claude-code", range, "."]);
+        assert_eq!(code, 0, "{range}: {out}{err}");
+        assert!(out.contains("redefined skill dedupe"), "{range}: {out}");
+        assert!(out.contains("advertisement."), "{range}: {out}");
+        assert!(
+            out.contains("0 with changes for the\nmodel"),
+            "{range}: {out}"
+        );
+        assert!(out.contains("changes nothing here"), "{range}: {out}");
+    }
+    // A description past the cap is shortened: that the model receives.
+    let long = format!("---\ndescription: {}\n---\nDo it.\n", "x".repeat(1600));
+    let r = repo(&[(".claude/commands/long.md", long.as_str())]);
+    let (code, out, err) = upgrade(r.path(), &["claude-code", "2.1.104..2.1.105", "."]);
+    assert_eq!(code, 1, "{out}{err}");
+}
+
+/// One rule for releases without a profile of their own: the upgrade
+/// runs, with a note, when FROM and TO map to two profiles, and exits 2
+/// when they map to one, naming it and the modelled releases (Codex 9.9.9
+/// and 10.0.0 both map to 0.171.0; Cursor 2.3 and 2.4 both to 2.4).
+#[test]
+fn releases_that_map_to_one_profile_exit_2_naming_it() {
+    let r = agents_md_repo();
+    for (args, says) in [
+        (
+            &["codex", "9.9.9..10.0.0"][..],
+            "Codex: FROM and TO both map to 0.171.0, both outside 0.77.0..0.171.0",
+        ),
+        (
+            &["codex", "0.171.0..0.200.0"][..],
+            "0.200.0 outside 0.77.0..0.171.0",
+        ),
+        (
+            &["cursor", "2.3..2.4"][..],
+            "both map to 2.4, its one profile",
+        ),
+    ] {
+        let (code, out, err) = upgrade(r.path(), args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("none bisected"), "{err}");
+    }
+    // Two ends on two profiles: the upgrade runs, with a note for the
+    // release modelled as another.
+    let (code, out, err) = upgrade(r.path(), &["codex", "0.77.0..0.999.0"]);
+    assert!(code == 0 || code == 1, "{out}{err}");
+    assert!(
+        err.contains("Codex 0.999.0 has no version profile"),
+        "{err}"
+    );
+    // Within the window with no behaviour between: says so, not that the
+    // harness has none.
+    let (code, out, _) = upgrade(r.path(), &["codex", "0.142.3..0.142.4"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("no bisected behaviour starts after 0.142.3"),
+        "{out}"
+    );
 }
