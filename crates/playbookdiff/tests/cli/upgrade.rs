@@ -469,11 +469,11 @@ fn releases_that_map_to_one_profile_exit_2_naming_it() {
     for (args, says) in [
         (
             &["codex", "9.9.9..10.0.0"][..],
-            "Codex: FROM and TO both map to 0.171.0, both outside 0.77.0..0.171.0",
+            "Codex: FROM and TO both map to 0.171.0, both outside 0.63.0..0.171.0",
         ),
         (
             &["codex", "0.171.0..0.200.0"][..],
-            "0.200.0 outside 0.77.0..0.171.0",
+            "0.200.0 outside 0.63.0..0.171.0",
         ),
         (
             &["cursor", "2.3..2.4"][..],
