@@ -499,6 +499,11 @@ fn default_rows() -> Vec<Row> {
             "agent-home",
         ),
         row(bash("HOME=/tmp/h gemini -p hi"), Deny, "agent-home"),
+        row(
+            bash("XDG_DATA_HOME=/tmp/d opencode run hi"),
+            Deny,
+            "agent-home",
+        ),
         row(bash("declare -x COPILOT_HOME=/tmp/c"), Deny, "agent-home"),
         row(
             bash("bash -c 'OPENCODE_CONFIG_DIR=/tmp/o opencode'"),
