@@ -98,6 +98,10 @@ enum Gate {
     NeedsFlag,
     /// The folder's trust and the user's acknowledgement of the file.
     Acknowledgement,
+    /// None: the user's own (`~/.gemini/agents`), with subagents enabled
+    /// (`true`), or in a release that needs `experimental.enableAgents`,
+    /// which the merged settings do not set (`false`).
+    User(bool),
     /// None: an active extension's, with subagents enabled (`true`), or
     /// in a release that needs `experimental.enableAgents`, which the
     /// merged settings do not set (`false`).
@@ -146,12 +150,57 @@ pub(crate) fn extension_subagents(
     }
 }
 
+/// Adds to `out` the subagents of the user's `~/.gemini/agents` on
+/// `machine` (local mode), read as the launch directory's are (regular
+/// `*.md` files not starting with `_`, the same schema), scope `user`.
+/// Gemini CLI registers them after the project's, with no trust or
+/// acknowledgement, one replacing a project subagent of its name, which
+/// is then shadowed; a release that needs `experimental.enableAgents`
+/// loads none without it (the merged settings'). Source:
+/// `AgentRegistry.loadAgents` and `Storage.getUserAgentsDir` (the global
+/// `.gemini` folder's `agents`) of 0.61.0's bundle. Seen on case
+/// `oracle.local_gemini_extensions.home-gemini-user-agents`: 0.61.0
+/// lists the user's `my-helper` and not `_hidden.md`'s; 0.34.0, whose
+/// settings there do not set the flag, lists none. The replacement of a
+/// project subagent is read in the code, not recorded.
+pub(crate) fn user_subagents(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    (all, machine): (&Settings, &Machine),
+    out: &mut Vec<Subagent>,
+) {
+    let enabled = !profile.agents_need_flag
+        || all
+            .get(&["experimental", "enableAgents"])
+            .and_then(Value::as_bool)
+            == Some(true);
+    let Some(dir) = RepoPath::on_machine("~", ".gemini/agents") else {
+        return;
+    };
+    for file in md_files(machine, &dir) {
+        let Ok(text) = machine.read_text(&file, READ_LIMIT) else {
+            continue;
+        };
+        let source = crate::user::machine_source(file.clone(), SourceFormat::Markdown);
+        if let Some(agent) = parsed(cx, &file, &text.text, source, Gate::User(enabled)) {
+            shadow(out, &agent);
+            out.push(agent);
+        }
+    }
+}
+
 /// The subagent files of `ext`'s `agents/` folder, by name.
 fn agent_files(machine: &Machine, ext: &Extension) -> Vec<RepoPath> {
     let Some(dir) = ext.file("agents") else {
         return Vec::new();
     };
-    let mut entries = machine.list_dir(&dir).unwrap_or_default();
+    md_files(machine, &dir)
+}
+
+/// The subagent files of the machine's folder `dir`: its regular `*.md`
+/// files not starting with `_`, by name.
+fn md_files(machine: &Machine, dir: &RepoPath) -> Vec<RepoPath> {
+    let mut entries = machine.list_dir(dir).unwrap_or_default();
     entries.sort_by(|a, b| a.name.cmp(&b.name));
     entries
         .iter()
@@ -387,6 +436,8 @@ fn local_subagent(
     let (applicability, why) = match gate {
         Gate::NeedsFlag => (Applicability::Excluded, "Found in the launch directory's `.gemini/agents`: this release loads subagents only with `experimental.enableAgents: true`, which the launch directory's settings do not set"),
         Gate::Acknowledgement => (Applicability::Conditional, "Found in the launch directory's `.gemini/agents`: Gemini CLI loads it only in a trusted folder once the user acknowledged this file's exact text (`~/.gemini/acknowledgments/agents.json`), which the analysis cannot know; it then lists it in `<available_subagents>`, else skips it silently"),
+        Gate::User(false) => (Applicability::Excluded, "In the user's `~/.gemini/agents`: this release loads subagents only with `experimental.enableAgents: true`, which the settings do not set"),
+        Gate::User(true) => (Applicability::Effective, "In the user's `~/.gemini/agents`: Gemini CLI lists it in `<available_subagents>` whatever the folder's trust, with no acknowledgement"),
         Gate::Extension(false) => (Applicability::Excluded, "Given by an extension of the user's: this release loads subagents only with `experimental.enableAgents: true`, which the settings do not set"),
         Gate::Extension(true) => (Applicability::Effective, "Given by an extension of the user's: Gemini CLI lists it in `<available_subagents>` whatever the folder's trust, with no acknowledgement"),
     };

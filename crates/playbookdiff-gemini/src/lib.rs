@@ -243,6 +243,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     out.commands = commands::compile(&mut cx, profile, ws, (machine, &exts));
     out.subagents = extras::subagents(&mut cx, profile, ws);
     if let Some(m) = machine {
+        extras::user_subagents(&mut cx, profile, (&all, m), &mut out.subagents);
         extras::extension_subagents(&mut cx, profile, (&all, m, &exts), &mut out.subagents);
     }
     out.plugins = extensions::plugins(&exts, &out);
