@@ -49,6 +49,7 @@ impl<'r, 't> Compilation<'r, 't> {
     /// one a refusal of the file itself ([`problems::RefusedCause::NotAFile`]).
     pub fn refuse(&mut self, d: Diagnostic, why: impl Into<String>) {
         self.refusals.push(problems::Refused {
+            said: None,
             why: why.into(),
             at: d.source.clone(),
             cause: match d.code {

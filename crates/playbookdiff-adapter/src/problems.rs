@@ -462,6 +462,10 @@ pub struct Refused {
     pub at: Option<SourceRef>,
     /// What is wrong: a key, the file's syntax, or the file itself.
     pub cause: RefusedCause,
+    /// What the agent prints for this refusal when it is not the
+    /// harness's usual words ([`Refusal::prints`]): a setting the release
+    /// refuses with a message of its own.
+    pub said: Option<&'static str>,
 }
 
 /// What a refusal is about, which decides what the message says to do.
@@ -498,7 +502,9 @@ pub fn config_refused(refusals: &[Refused], cwd: &RepoPath, words: &Refusal) -> 
     let todo = refusal_todo(refusals);
     // A file that is no regular file fails the read before the agent can
     // print its refusal: a directory gives another error, a FIFO blocks.
-    let printed = if refusals.iter().all(|r| r.cause == RefusedCause::NotAFile) {
+    let printed = if let Some(said) = refusals.iter().find_map(|r| r.said) {
+        format!(" (\"{said}\")")
+    } else if refusals.iter().all(|r| r.cause == RefusedCause::NotAFile) {
         String::new()
     } else {
         format!(" (\"{prints}\")")
@@ -592,6 +598,7 @@ mod tests {
     #[test]
     fn a_refusal_says_what_to_do_for_each_cause() {
         let refused = |cause, path: &str| Refused {
+            said: None,
             why: "w".into(),
             at: Some(SourceRef::project(rp(path), SourceFormat::Toml).with_lines(2, 2)),
             cause,
@@ -615,6 +622,15 @@ mod tests {
             "; replace `.codex/config.toml` with a regular file, and fix the named keys."
         ));
         assert!(todo(std::slice::from_ref(&key)).ends_with("; fix the named keys."));
+        assert!(todo(std::slice::from_ref(&key)).contains("(\"p\")"));
+        // A refusal in the agent's own words is quoted instead.
+        let own = Refused {
+            said: Some("no longer supported"),
+            ..key.clone()
+        };
+        let message = todo(&[key.clone(), own]);
+        assert!(message.contains("(\"no longer supported\")"), "{message}");
+        assert!(!message.contains("(\"p\")"), "{message}");
         assert!(todo(&[syntax.clone(), key])
             .ends_with("; fix the syntax at `c.toml:2` and the named keys."));
         assert!(todo(&[syntax, file]).ends_with(

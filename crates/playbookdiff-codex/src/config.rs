@@ -598,9 +598,10 @@ fn refuse_non_utf8(cx: &mut Cx<'_, '_>, l: &LoadedLayer) {
     }
     src.resolved_path = l.resolved.clone();
     let q_path = problems::quote(&l.path);
-    cx.refuse_syntax(
-        format!("{q_path} is not valid UTF-8{at}"),
-        Some(src.clone()),
+    cx.refuse_saying(
+        (format!("{q_path} is not valid UTF-8{at}"), src.clone()),
+        problems::RefusedCause::Syntax,
+        "Failed to read config file",
     );
     cx.diag(
         Diagnostic::new(

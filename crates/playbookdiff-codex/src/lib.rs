@@ -535,9 +535,27 @@ impl Cx<'_, '_> {
     /// (a clause naming the key), found at `at`.
     pub(crate) fn refuse(&mut self, why: impl Into<String>, at: Option<SourceRef>) {
         self.base.refusals.push(problems::Refused {
+            said: None,
             why: why.into(),
             at,
             cause: problems::RefusedCause::Key,
+        });
+    }
+
+    /// A refusal of `cause` that the release words its own way, `said`
+    /// (quoted in place of its usual words): a setting it no longer
+    /// supports, a file it fails to read.
+    pub(crate) fn refuse_saying(
+        &mut self,
+        (why, at): (String, SourceRef),
+        cause: problems::RefusedCause,
+        said: &'static str,
+    ) {
+        self.base.refusals.push(problems::Refused {
+            said: Some(said),
+            why,
+            at: Some(at),
+            cause,
         });
     }
 
@@ -545,6 +563,7 @@ impl Cx<'_, '_> {
     /// not parse (`why` names it), at `at` (the line when known).
     pub(crate) fn refuse_syntax(&mut self, why: impl Into<String>, at: Option<SourceRef>) {
         self.base.refusals.push(problems::Refused {
+            said: None,
             why: why.into(),
             at,
             cause: problems::RefusedCause::Syntax,
@@ -556,6 +575,7 @@ impl Cx<'_, '_> {
     /// where the file belongs), at `at`.
     pub(crate) fn refuse_unreadable(&mut self, why: impl Into<String>, at: Option<SourceRef>) {
         self.base.refusals.push(problems::Refused {
+            said: None,
             why: why.into(),
             at,
             cause: problems::RefusedCause::NotAFile,

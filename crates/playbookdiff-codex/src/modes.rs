@@ -241,6 +241,10 @@ pub(crate) fn compile(
 
 /// The legacy policy the release no longer accepts in a layer.
 const UNTRUSTED: &str = "untrusted";
+/// What a release that refuses [`UNTRUSTED`] prints (0.171.0, case
+/// `codex.x35_project_untrusted_policy`).
+const UNTRUSTED_REFUSED: &str =
+    "approval_policy = \"untrusted\" is no longer supported; remove this setting";
 /// The legacy policy the release applies as [`ON_REQUEST`].
 const ON_FAILURE: &str = "on-failure";
 /// The policy [`ON_FAILURE`] becomes.
@@ -252,12 +256,14 @@ fn refuse_untrusted(cx: &mut Cx<'_, '_>, set: &[PermissionSetting]) {
     let Some(winner) = set.last().filter(|s| s.value == UNTRUSTED) else {
         return;
     };
-    cx.refuse(
-        format!(
-            "`approval_policy` is `untrusted` in {}, which this release no longer supports, so Codex stops at startup; remove the setting or choose another policy",
-            problems::quote(&winner.source.path)
-        ),
-        Some(winner.source.clone()),
+    let why = format!(
+        "`approval_policy` is `untrusted` in {}, which this release no longer supports, so Codex stops at startup; remove the setting or choose another policy",
+        problems::quote(&winner.source.path)
+    );
+    cx.refuse_saying(
+        (why, winner.source.clone()),
+        problems::RefusedCause::Key,
+        UNTRUSTED_REFUSED,
     );
 }
 
