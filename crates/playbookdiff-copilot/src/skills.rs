@@ -167,15 +167,8 @@ fn disable(machine: &Machine, profile: &Profile, skills: &mut [Skill]) {
 /// The skills of the user's roots on `machine`, in the release's order.
 fn of_user(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<Skill> {
     let tree = Tree {
-        list: &|d| {
-            machine
-                .list_dir(d)
-                .unwrap_or_default()
-                .into_iter()
-                .map(|e| (e.name, e.kind))
-                .collect()
-        },
-        is_file: &|f| machine.stat(f).is_ok_and(|s| s.kind == EntryKind::File),
+        list: &|d| machine_entries(machine, d),
+        is_file: &|f| machine_is_file(machine, f),
     };
     let mut out = Vec::new();
     for root in profile.user_skill_roots {
@@ -207,15 +200,8 @@ fn of_user(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<Ski
 /// `commands` folders), named by their file.
 fn of_plugins(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<Skill> {
     let tree = Tree {
-        list: &|d| {
-            machine
-                .list_dir(d)
-                .unwrap_or_default()
-                .into_iter()
-                .map(|e| (e.name, e.kind))
-                .collect()
-        },
-        is_file: &|f| machine.stat(f).is_ok_and(|s| s.kind == EntryKind::File),
+        list: &|d| machine_entries(machine, d),
+        is_file: &|f| machine_is_file(machine, f),
     };
     let mut out = Vec::new();
     let repository = crate::plugins::repository_map(cx, profile);
@@ -268,6 +254,23 @@ struct Tree<'a> {
     list: &'a dyn Fn(&RepoPath) -> Vec<(String, EntryKind)>,
     /// Whether a path is a file (a link followed).
     is_file: &'a dyn Fn(&RepoPath) -> bool,
+}
+
+/// A directory's entries on the user's `machine`, by name with their
+/// kinds (none when it cannot be listed): [`Tree::list`] there.
+fn machine_entries(machine: &Machine, d: &RepoPath) -> Vec<(String, EntryKind)> {
+    machine
+        .list_dir(d)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|e| (e.name, e.kind))
+        .collect()
+}
+
+/// Whether `f` is a file on the user's `machine`, a link followed:
+/// [`Tree::is_file`] there.
+fn machine_is_file(machine: &Machine, f: &RepoPath) -> bool {
+    machine.stat(f).is_ok_and(|s| s.kind == EntryKind::File)
 }
 
 /// Where a skill file was found, as its reason says it.

@@ -91,6 +91,17 @@ pub(crate) fn agents_enabled(profile: &Profile, ws: &Workspace) -> bool {
             == Some(true)
 }
 
+/// Whether the release loads the subagents of the user's and the
+/// extensions' folders under the merged settings `all`: always, or with
+/// `experimental.enableAgents: true` where it needs that.
+fn agents_enabled_by(profile: &Profile, all: &Settings) -> bool {
+    !profile.agents_need_flag
+        || all
+            .get(&["experimental", "enableAgents"])
+            .and_then(Value::as_bool)
+            == Some(true)
+}
+
 /// What keeps a subagent file from loading.
 #[derive(Clone, Copy)]
 enum Gate {
@@ -127,11 +138,7 @@ pub(crate) fn extension_subagents(
     (all, machine, exts): (&Settings, &Machine, &[Extension]),
     out: &mut Vec<Subagent>,
 ) {
-    let enabled = !profile.agents_need_flag
-        || all
-            .get(&["experimental", "enableAgents"])
-            .and_then(Value::as_bool)
-            == Some(true);
+    let enabled = agents_enabled_by(profile, all);
     for ext in exts.iter().filter(|e| e.active()) {
         for file in agent_files(machine, ext) {
             let Ok(text) = machine.read_text(&file, READ_LIMIT) else {
@@ -169,11 +176,7 @@ pub(crate) fn user_subagents(
     (all, machine): (&Settings, &Machine),
     out: &mut Vec<Subagent>,
 ) {
-    let enabled = !profile.agents_need_flag
-        || all
-            .get(&["experimental", "enableAgents"])
-            .and_then(Value::as_bool)
-            == Some(true);
+    let enabled = agents_enabled_by(profile, all);
     let Some(dir) = RepoPath::on_machine("~", ".gemini/agents") else {
         return;
     };
