@@ -33,11 +33,13 @@
 //! inlines a `{file:path}` written outside a string, where it is JSON
 //! syntax (`"enabled": {file:flag.txt}`). Layers are deep-merged (`mergeDeep`:
 //! objects key by key, arrays and scalars replaced), except `instructions`,
-//! whose lists are joined without repeats. An empty file (0 bytes) counts as
+//! whose lists are joined without repeats (from 1.1.11 on; before, a later
+//! list replaces the earlier, [`InstructionLists`]). An empty file (0 bytes) counts as
 //! `{}`; one of only white space or comments is refused.
 //! Unknown top-level keys are dropped silently (seen with 1.18.33: `"bogus":
 //! 1` loads).
 
+use crate::profile::InstructionLists;
 use crate::{place, Cx, Walk, READ_LIMIT};
 use jsonc_parser::{CollectOptions, ParseOptions};
 use playbookdiff_adapter::jsonc::{self, LineIndex};
@@ -703,8 +705,10 @@ fn a_known_variant(key: &str, v: &Value) -> bool {
 }
 
 /// Merges the layers in order: the values the adapter reads, and
-/// diagnostics for settings of the wrong shape.
-pub(crate) fn merge(cx: &mut Cx<'_, '_>, layers: &[Layer]) -> Merged {
+/// diagnostics for settings of the wrong shape. `lists` says how the
+/// release merges two `instructions` lists (joined from 1.1.11 on; before,
+/// a later layer's list replaces the earlier).
+pub(crate) fn merge(cx: &mut Cx<'_, '_>, layers: &[Layer], lists: InstructionLists) -> Merged {
     let mut m = Merged {
         instructions: Vec::new(),
         skill_paths: Vec::new(),
@@ -723,7 +727,9 @@ pub(crate) fn merge(cx: &mut Cx<'_, '_>, layers: &[Layer]) -> Merged {
         if let Some(v) = l.get(&["instructions"]) {
             match strings(v) {
                 Some(list) => {
-                    if l.is_global() {
+                    if lists == InstructionLists::Replaced {
+                        m.instructions.clear();
+                    } else if l.is_global() {
                         // Among the global files, `mergeDeep` alone: the
                         // later list replaces the earlier.
                         m.instructions.retain(|(_, s)| s.scope != SourceScope::User);

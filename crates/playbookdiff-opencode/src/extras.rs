@@ -21,8 +21,13 @@
 //! (`subagent` or `all`) is listed with its description in the `task`
 //! tool of the request; a primary one is not. Commands are not in the
 //! request: only the user runs them (surfaces reference, 1.18.33).
+//!
+//! Releases before 1.1.11 read the singular folders only and refuse to
+//! start on a plural one ([`PluralFolders`]); 1.1.11 names a file in a
+//! subfolder of a plural folder by its file name alone ([`PluralNesting`]).
 
 use crate::config::{merge_deep, Layer};
+use crate::profile::{PluralFolders, PluralNesting, Profile};
 use crate::schema::{self, Schema};
 use crate::walk::{self, Opts};
 use crate::{user, Cx, Walk};
@@ -149,14 +154,18 @@ pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     layers: &[Layer],
     machine: Option<&Machine>,
+    facts: &Profile,
     out: &mut EffectiveAgentConfig,
 ) {
     let user = UserDirs {
         global: machine.and_then(|m| Some((m, user::config_dir(m)?))),
         late: late_dirs(machine),
     };
+    if facts.plural_folders == PluralFolders::Refused {
+        refuse_plural_folders(cx);
+    }
     for space in [Space::Agents, Space::Commands] {
-        let defs = in_merge_order(cx, layers, &user, space);
+        let defs = in_merge_order(cx, layers, &user, (space, facts));
         settle(cx, defs, out);
     }
     report_plugins(cx, layers);
@@ -178,14 +187,9 @@ fn in_merge_order(
     cx: &mut Cx<'_, '_>,
     layers: &[Layer],
     user: &UserDirs<'_>,
-    space: Space,
+    (space, facts): (Space, &Profile),
 ) -> Vec<Def> {
-    let dots: Vec<RepoPath> = cx
-        .up_chain()
-        .iter()
-        .filter_map(|d| d.join(".opencode"))
-        .filter(|b| cx.repo.is_dir(b))
-        .collect();
+    let dots = dot_dirs(cx);
     let managed = crate::config::managed_dir();
     let late = user.late.iter().map(|(_, d)| d);
     let later: Vec<&RepoPath> = dots.iter().chain(late).chain(&managed).collect();
@@ -200,15 +204,15 @@ fn in_merge_order(
         .map(|l| from_layer(l, space.key()))
         .collect();
     if let Some((m, dir)) = &user.global {
-        reads.extend(user_reads(cx, m, dir, space));
+        reads.extend(user_reads(cx, m, dir, (space, facts)));
     }
     for dot in &dots {
         reads.extend(keys_in(Some(dot)));
-        reads.extend(space.kinds().iter().map(|&k| from_dir(cx, dot, k)));
+        reads.extend(space.kinds().iter().map(|&k| from_dir(cx, dot, k, facts)));
     }
     for (m, dir) in &user.late {
         reads.extend(keys_in(Some(dir)));
-        reads.extend(user_reads(cx, m, dir, space));
+        reads.extend(user_reads(cx, m, dir, (space, facts)));
     }
     reads.extend(keys_in(managed.as_ref()));
     if space == Space::Agents {
@@ -226,24 +230,96 @@ fn user_reads(
     cx: &mut Cx<'_, '_>,
     machine: &Machine,
     dir: &RepoPath,
-    space: Space,
+    (space, facts): (Space, &Profile),
 ) -> Vec<Vec<Def>> {
     let kinds = space.kinds().iter();
     kinds
-        .map(|&k| from_user_files(cx, machine, dir, k))
+        .map(|&k| from_user_files(cx, (machine, dir), k, facts))
         .collect()
+}
+
+/// The `.opencode` directories from cwd up to the worktree that exist.
+fn dot_dirs(cx: &Cx<'_, '_>) -> Vec<RepoPath> {
+    cx.up_chain()
+        .iter()
+        .filter_map(|d| d.join(".opencode"))
+        .filter(|b| cx.repo.is_dir(b))
+        .collect()
+}
+
+/// The folders of `kind` that a release with `facts` reads in a
+/// configuration directory, each with whether a file in a subfolder is
+/// named by its path below the folder (else by its file name alone): the
+/// singular folder by path, the plural one from 1.1.11 on.
+fn folders(kind: Kind, facts: &Profile) -> Vec<(&'static str, bool)> {
+    let (_, [one, many], _) = kind.places();
+    let mut out = vec![(one, true)];
+    if facts.plural_folders == PluralFolders::Read {
+        out.push((many, facts.plural_nesting == PluralNesting::Path));
+    }
+    out
+}
+
+/// The name a file at `rel` below its folder goes by before its front
+/// matter's `name`: `rel` itself, or its last part when the release names
+/// the folder's nested files by file name (`by_path` false).
+fn named(rel: &str, by_path: bool) -> &str {
+    match by_path {
+        true => rel,
+        false => rel.rsplit('/').next().unwrap_or(rel),
+    }
+}
+
+/// The plural folders a release before 1.1.11 refuses to start on
+/// (`INVALID_DIRS` of 1.0.185's shipped code).
+const REFUSED_FOLDERS: [&str; 4] = ["agents", "commands", "plugins", "tools"];
+
+/// Refuses the start for each folder of [`REFUSED_FOLDERS`] in a
+/// `.opencode` directory from cwd up to the worktree: OpenCode before
+/// 1.1.11 stops with "Directory "agents" in .opencode is not valid.
+/// Rename the directory to "agent" or remove it." (seen with 1.0.152 and
+/// 1.0.185, case `opencode.agents_and_commands`, exit 1). The user's own
+/// directories are not checked.
+fn refuse_plural_folders(cx: &mut Cx<'_, '_>) {
+    for dot in dot_dirs(cx) {
+        for name in REFUSED_FOLDERS {
+            let Some(dir) = dot.join(name) else { continue };
+            if !cx.repo.is_dir(&dir) {
+                continue;
+            }
+            let one = &name[..name.len() - 1];
+            let at = SourceRef {
+                scope: SourceScope::of_path(&dir),
+                ..SourceRef::project(dir.clone(), SourceFormat::Text)
+            };
+            cx.refuse(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidValue,
+                    format!("{dir} is a folder this OpenCode release does not read: it refuses to start (`Directory \"{name}\" in {dot} is not valid`); rename it to `{one}`."),
+                )
+                .with_severity(Severity::Error)
+                .at(at),
+                format!("{} is a folder the release refuses", problems::quote(&dir)),
+            );
+        }
+    }
 }
 
 /// The definitions of `kind` in the user's global configuration directory
 /// `dir` on `machine`, by path.
-fn from_user_files(cx: &mut Cx<'_, '_>, machine: &Machine, dir: &RepoPath, kind: Kind) -> Vec<Def> {
-    let (_, subs, depth) = kind.places();
+fn from_user_files(
+    cx: &mut Cx<'_, '_>,
+    (machine, dir): (&Machine, &RepoPath),
+    kind: Kind,
+    facts: &Profile,
+) -> Vec<Def> {
+    let (_, _, depth) = kind.places();
     let scan = user::Scan {
         dot: true,
         max_depth: depth,
     };
     let mut out = Vec::new();
-    for sub in subs {
+    for (sub, by_path) in folders(kind, facts) {
         let Some(root) = dir.join(sub) else { continue };
         for (path, rel) in user::files_below(machine, &root, scan, &|rel| rel.ends_with(".md")) {
             let text = user::read(machine, &path, &mut cx.diags);
@@ -252,7 +328,7 @@ fn from_user_files(cx: &mut Cx<'_, '_>, machine: &Machine, dir: &RepoPath, kind:
                 out.push(definition(
                     kind,
                     (source, fields),
-                    &rel,
+                    named(&rel, by_path),
                     format!("`{root}`"),
                 ));
             }
@@ -338,10 +414,10 @@ fn from_layer(l: &Layer, kind: Kind) -> Vec<Def> {
 
 /// The definitions of `kind` in the folders of the `.opencode` directory
 /// `base`, one scan of both folder names.
-fn from_dir(cx: &mut Cx<'_, '_>, base: &RepoPath, kind: Kind) -> Vec<Def> {
-    let (_, subs, depth) = kind.places();
+fn from_dir(cx: &mut Cx<'_, '_>, base: &RepoPath, kind: Kind, facts: &Profile) -> Vec<Def> {
+    let (_, _, depth) = kind.places();
     let mut out = Vec::new();
-    for sub in subs {
+    for (sub, by_path) in folders(kind, facts) {
         let Some(root) = base.join(sub) else { continue };
         let opts = Opts {
             dot: true,
@@ -358,7 +434,7 @@ fn from_dir(cx: &mut Cx<'_, '_>, base: &RepoPath, kind: Kind) -> Vec<Def> {
             out.push(definition(
                 kind,
                 (source, fields),
-                &f.rel,
+                named(&f.rel, by_path),
                 format!("`{root}`"),
             ));
         }

@@ -269,10 +269,10 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     check_worktree(&mut cx);
 
     let machine = inputs.machine.filter(|_| context.mode == Mode::Local);
-    let layers = config::load(&mut cx, machine);
-    let merged = config::merge(&mut cx, &layers);
-
     let facts = profile::of(version);
+    let layers = config::load(&mut cx, machine);
+    let merged = config::merge(&mut cx, &layers, facts.instruction_lists);
+
     out.instructions = instructions::compile(&mut cx, &merged, machine, facts.empty_files);
     if !facts.read_attaches_instructions {
         instructions::without_read_attachments(&mut out.instructions, version);
@@ -280,12 +280,14 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     if let Some(g) = user::global_instruction(inputs.machine, context.mode, &mut cx.diags) {
         user::prepend(&mut out.instructions, g);
     }
-    out.skills = skills::compile(&mut cx, &merged, machine);
-    if machine.is_some() && profile::of(version).builtin_customize_skill {
+    if facts.skills_found {
+        out.skills = skills::compile(&mut cx, &merged, machine);
+    }
+    if machine.is_some() && facts.builtin_customize_skill {
         skills::add_builtin(&mut out.skills, &profile::BUILTIN_SKILL, version);
     }
     out.mcp_servers = mcp::compile(&mut cx, &layers, &merged);
-    extras::compile(&mut cx, &layers, machine, &mut out);
+    extras::compile(&mut cx, &layers, machine, &facts, &mut out);
     (out.hooks, out.permissions) = hooks::compile(&mut cx, &layers, machine);
     if cx.report_refusals(&REFUSAL) {
         playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
@@ -301,8 +303,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     unavailable(&mut cx, unread, &out);
 
     out.assumptions = assumptions(context, machine.is_some());
-    out.assumptions
-        .extend(profile::of(version).assumptions(version));
+    out.assumptions.extend(facts.assumptions(version));
     out.diagnostics = cx.into_diagnostics();
     out
 }

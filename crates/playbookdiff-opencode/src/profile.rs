@@ -43,6 +43,51 @@ pub(crate) enum EmptyFiles {
     LeftOut,
 }
 
+/// What a release does with a folder of a plural name (`agents`,
+/// `commands`, `plugins`, `tools`) in a configuration directory (each
+/// `.opencode` from cwd up to the worktree, the user's global one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PluralFolders {
+    /// It refuses to start: "Directory "agents" in .opencode is not valid.
+    /// Rename the directory to "agent" or remove it. This is a common
+    /// typo." (`assertValid` over `{agents,commands,plugins,tools}/` in the
+    /// shipped code of 1.0.152 and 1.0.185, which read `agent/`,
+    /// `command/`, `mode/` and `plugin/` only; exit 1 with case
+    /// `opencode.agents_and_commands`).
+    Refused,
+    /// It reads `agents/`, `commands/` and `modes/` beside the singular
+    /// folders (`{agent,agents}/**/*.md` in the shipped code of 1.1.11).
+    Read,
+}
+
+/// How a release names an agent or command in a subfolder of a plural
+/// folder (`.opencode/agents/team/helper.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PluralNesting {
+    /// By its file name alone (`helper`): the shipped code of 1.1.11 takes
+    /// the path below `/agent/` or `/command/` only, the singular folder,
+    /// and the file name otherwise (seen with 1.1.11: `helper`,
+    /// `commit`).
+    FileName,
+    /// By its path below the folder (`team/helper`; seen with 1.1.16 and
+    /// 1.18.33).
+    Path,
+}
+
+/// How a release merges the `instructions` lists of two configuration
+/// layers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum InstructionLists {
+    /// The later layer's list replaces the earlier one
+    /// (`mergeConfigWithPlugins` of 1.0.185's shipped code joins `plugin`
+    /// lists only; seen with 1.0.185: `.opencode/opencode.json`'s
+    /// `dot-root.md` alone, the root `opencode.jsonc`'s list dropped).
+    Replaced,
+    /// The lists are joined without repeats (`mergeConfigConcatArrays` of
+    /// 1.1.11 and later).
+    Joined,
+}
+
 /// The behaviour of one range of releases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Profile {
@@ -75,6 +120,15 @@ pub(crate) struct Profile {
     pub read_attaches_instructions: bool,
     /// What the release does with an empty instruction file.
     pub empty_files: EmptyFiles,
+    /// What the release does with a folder of a plural name.
+    pub plural_folders: PluralFolders,
+    /// How it names an agent or command in a subfolder of a plural folder.
+    pub plural_nesting: PluralNesting,
+    /// Whether the release finds skills at all (1.0.185's shipped code
+    /// holds no `SKILL.md` and no `skill` tool; 1.1.11 finds them).
+    pub skills_found: bool,
+    /// How it merges the `instructions` lists of two layers.
+    pub instruction_lists: InstructionLists,
 }
 
 /// The name of the bundled skill of [`Profile::bundled_customize_skill`].
@@ -102,6 +156,17 @@ impl Profile {
                 "OpenCode {v} sends an empty instruction file too, with no text."
             ));
         }
+        if !self.skills_found {
+            out.push(format!("OpenCode {v} finds no skill: it has no `skill` tool."));
+        }
+        if self.instruction_lists == InstructionLists::Replaced {
+            out.push(format!("In OpenCode {v} a later configuration file's `instructions` list replaces an earlier one's."));
+        }
+        if self.plural_folders == PluralFolders::Refused {
+            out.push(format!("OpenCode {v} reads the singular `.opencode` folders only (`agent`, `command`, `mode`, `plugin`) and refuses to start on a plural one."));
+        } else if self.plural_nesting == PluralNesting::FileName {
+            out.push(format!("OpenCode {v} names an agent or command in a subfolder of `agents` or `commands` by its file name alone."));
+        }
         if self.bundled_customize_skill {
             out.push(format!(
                 "OpenCode {v} also lists its bundled skill `{BUNDLED_SKILL}` to the model."
@@ -111,31 +176,30 @@ impl Profile {
     }
 }
 
-/// The first release the adapter models. Every OpenCode release on npm
-/// was published in the last twelve months, and the recorder observes
-/// every one from 1.0.152 on (behaviour `opencode.runs-offline`); the
-/// releases before this one differ in what this table does not model,
-/// each bisected (`oracle/bisect/opencode.json`): 1.1.11 names an agent
-/// of a subfolder by its file name alone (`helper`, not `team/helper`;
-/// behaviour `opencode.nested-agent-names`, the window's start), and
-/// 1.0.185 refuses a `.opencode/agents` folder, finds no skill and reads
-/// no `opencode.jsonc` (behaviours `opencode.agents-folder-accepted`,
-/// `opencode.skills-found`, `opencode.jsonc-instructions-read`, from
-/// 1.1.11). Within the window, the request of 1.1.27 is not observed: it
+/// The first release the adapter models: the first published release of
+/// the twelve months before 2026-12-05 (1.0.133 was the newest release on
+/// 2025-12-05, and 1.0.98, the one published before 1.0.152, older still;
+/// docs/fidelity.md "OpenCode"), and the first the recorder observes
+/// (behaviour `opencode.runs-offline`: 1.0.98 installs the provider
+/// package of the recorder's endpoint at the first request, which fails
+/// offline). Within the window, the request of 1.1.27 is not observed: it
 /// fetches the models.dev catalogue from its fixed address, offline in
 /// vain, and stops before its first request. An older release gets this
 /// one's profile, with a diagnostic.
-pub(crate) const FIRST_MODELLED: &str = "1.1.16";
+pub(crate) const FIRST_MODELLED: &str = "1.0.152";
 
 /// The table, oldest first. A release between two rows has the older
 /// row's facts, each replaced by the newer row's from its first release in
 /// [`CHANGES`] on.
 const TABLE: &[Profile] = &[
     Profile {
-        // The facts of 1.1.16 to 1.1.34, as the releases observed there
-        // showed them (1.1.16, 1.1.27, 1.1.31, 1.1.34); from 1.1.53 to
-        // 1.2.20 the read attaches files and empty files are left out
-        // (1.1.53, 1.1.56, 1.1.65, 1.2.1, 1.2.15, 1.2.20).
+        // The facts of 1.0.152 to 1.0.185, as the releases observed there
+        // showed them (1.0.152, 1.0.162, 1.0.185); 1.1.11 reads the plural
+        // folders, finds skills and joins `instructions` lists, 1.1.16
+        // names a plural folder's nested files by path (1.1.16, 1.1.27,
+        // 1.1.31, 1.1.34); from 1.1.53 to 1.2.20 the read attaches files
+        // and empty files are left out (1.1.53, 1.1.56, 1.1.65, 1.2.1,
+        // 1.2.15, 1.2.20).
         release: FIRST_MODELLED,
         skill_listing: SkillListing::SkillTool,
         task_tool_command_note: true,
@@ -143,6 +207,10 @@ const TABLE: &[Profile] = &[
         builtin_customize_skill: false,
         read_attaches_instructions: false,
         empty_files: EmptyFiles::Sent,
+        plural_folders: PluralFolders::Refused,
+        plural_nesting: PluralNesting::FileName,
+        skills_found: false,
+        instruction_lists: InstructionLists::Replaced,
     },
     Profile {
         release: "1.15.13",
@@ -152,6 +220,10 @@ const TABLE: &[Profile] = &[
         builtin_customize_skill: false,
         read_attaches_instructions: true,
         empty_files: EmptyFiles::LeftOut,
+        plural_folders: PluralFolders::Read,
+        plural_nesting: PluralNesting::Path,
+        skills_found: true,
+        instruction_lists: InstructionLists::Joined,
     },
     Profile {
         release: "1.18.33",
@@ -161,6 +233,10 @@ const TABLE: &[Profile] = &[
         builtin_customize_skill: true,
         read_attaches_instructions: true,
         empty_files: EmptyFiles::LeftOut,
+        plural_folders: PluralFolders::Read,
+        plural_nesting: PluralNesting::Path,
+        skills_found: true,
+        instruction_lists: InstructionLists::Joined,
     },
 ];
 
@@ -181,6 +257,14 @@ pub(crate) enum Fact {
     ReadAttachesInstructions,
     /// [`Profile::empty_files`].
     EmptyFilesLeftOut,
+    /// [`Profile::plural_folders`].
+    PluralFoldersRead,
+    /// [`Profile::plural_nesting`].
+    NestedNamesByPath,
+    /// [`Profile::skills_found`].
+    SkillsFound,
+    /// [`Profile::instruction_lists`].
+    InstructionsJoined,
 }
 
 impl TableFact<Profile> for Fact {
@@ -200,6 +284,10 @@ impl TableFact<Profile> for Fact {
                 facts.read_attaches_instructions = newer.read_attaches_instructions
             }
             Fact::EmptyFilesLeftOut => facts.empty_files = newer.empty_files,
+            Fact::PluralFoldersRead => facts.plural_folders = newer.plural_folders,
+            Fact::NestedNamesByPath => facts.plural_nesting = newer.plural_nesting,
+            Fact::SkillsFound => facts.skills_found = newer.skills_found,
+            Fact::InstructionsJoined => facts.instruction_lists = newer.instruction_lists,
         }
     }
 }
@@ -210,6 +298,34 @@ pub(crate) type Change = playbookdiff_model::profile::FactChange<Fact>;
 /// Every fact that differs between two rows of [`TABLE`], with the first
 /// release that shows the next row's value, oldest first.
 pub(crate) const CHANGES: &[Change] = &[
+    Change {
+        fact: Fact::PluralFoldersRead,
+        name: "PluralFoldersRead",
+        since: "1.1.11",
+        summary: "The plural `.opencode` folders (`agents`, `commands`, `modes`) are read; a release before refuses to start on `agents`, `commands`, `plugins` or `tools`.",
+        evidence: "bisected (case `opencode.agents_and_commands`): 1.0.185 exits 1 on `.opencode/agents` (\"Directory ... is not valid\"), 1.1.11 starts (no release published between them)",
+    },
+    Change {
+        fact: Fact::SkillsFound,
+        name: "SkillsFound",
+        since: "1.1.11",
+        summary: "Skills are found and offered to the model.",
+        evidence: "bisected (case `opencode.duplicate_skill_names`): `debug skill` of 1.0.185 lists none, that of 1.1.11 `dup` (no release published between them)",
+    },
+    Change {
+        fact: Fact::InstructionsJoined,
+        name: "InstructionsJoined",
+        since: "1.1.11",
+        summary: "The `instructions` lists of the configuration files are joined; before, a later file's list replaced an earlier one's.",
+        evidence: "bisected (case `opencode.instruction_sources`): 1.0.185 keeps `.opencode/opencode.json`'s `dot-root.md` alone, 1.1.11 the root `opencode.jsonc`'s list too (no release published between them)",
+    },
+    Change {
+        fact: Fact::NestedNamesByPath,
+        name: "NestedNamesByPath",
+        since: "1.1.16",
+        summary: "An agent or command in a subfolder of `agents` or `commands` is named by its path (`team/helper`), not by its file name alone.",
+        evidence: "bisected (case `opencode.agents_and_commands`): 1.1.11 names `helper` and `commit`, 1.1.16 `team/helper` and `git/commit` (no release published between them)",
+    },
     Change {
         fact: Fact::EmptyFilesLeftOut,
         name: "EmptyFilesLeftOut",
@@ -349,7 +465,9 @@ mod tests {
         assert_eq!(of("1.2.20").skill_listing, SkillListing::SkillTool);
         assert_eq!(of("1.2.27").skill_listing, SkillListing::SystemPrompt);
         assert!(of("1.18.33").assumptions("1.18.33").is_empty());
-        assert_eq!(of(FIRST_MODELLED).assumptions(FIRST_MODELLED).len(), 4);
+        assert_eq!(of(FIRST_MODELLED).assumptions(FIRST_MODELLED).len(), 7);
+        assert_eq!(of("1.1.11").assumptions("1.1.11").len(), 5);
+        assert_eq!(of("1.1.16").assumptions("1.1.16").len(), 4);
         assert_eq!(of("1.1.53").assumptions("1.1.53").len(), 2);
         let mid = of("1.16.0").assumptions("1.16.0");
         assert_eq!(mid.len(), 1);
@@ -372,5 +490,24 @@ mod older {
         assert!(new.read_attaches_instructions);
         assert_eq!(new.empty_files, EmptyFiles::LeftOut);
         assert_eq!(since(Fact::ReadAttachesInstructions), "1.1.53");
+    }
+
+    /// Before 1.1.11 the plural folders refuse the start, no skill is
+    /// found and a later `instructions` list replaces an earlier one;
+    /// 1.1.11 does none of it but still names a plural folder's nested
+    /// file by its name; 1.1.16 names it by its path.
+    #[test]
+    fn the_plural_folders_skills_and_lists_change_at_1_1_11() {
+        let old = of("1.0.185");
+        assert_eq!(old.plural_folders, PluralFolders::Refused);
+        assert!(!old.skills_found);
+        assert_eq!(old.instruction_lists, InstructionLists::Replaced);
+        let mid = of("1.1.11");
+        assert_eq!(mid.plural_folders, PluralFolders::Read);
+        assert!(mid.skills_found);
+        assert_eq!(mid.instruction_lists, InstructionLists::Joined);
+        assert_eq!(mid.plural_nesting, PluralNesting::FileName);
+        assert_eq!(of("1.1.16").plural_nesting, PluralNesting::Path);
+        assert_eq!(of("1.0.152"), of(FIRST_MODELLED));
     }
 }

@@ -1045,3 +1045,80 @@ fn before_1_1_53_empty_files_are_sent_and_a_read_attaches_nothing() {
         ["a/b/c/AGENTS.md", "a/b/CONTEXT.md", "a/AGENTS.md"]
     );
 }
+
+/// The fixture `name` compiled at the root for OpenCode `version`.
+fn at_version(name: &str, version: &str) -> EffectiveAgentConfig {
+    let ctx = playbookdiff_testkit::at_root().version(version);
+    KIT.compile_dir(&KIT.fixture(name), &ctx)
+}
+
+/// The names of the subagents and commands defined under `.opencode`,
+/// sorted.
+fn defined(c: &EffectiveAgentConfig) -> (Vec<String>, Vec<String>) {
+    let mut agents: Vec<String> = c.subagents.iter().map(|a| a.name.clone()).collect();
+    let mut commands: Vec<String> = c.commands.iter().map(|a| a.name.clone()).collect();
+    agents.sort();
+    commands.sort();
+    (agents, commands)
+}
+
+/// OpenCode 1.0.152 to 1.0.185 (`oracle/bisect/opencode.older.json`):
+/// a `.opencode/agents` or `.opencode/commands` folder stops it with
+/// "Directory "agents" in .opencode is not valid" (case
+/// `opencode.agents_and_commands`, exit 1), so it receives nothing; it
+/// finds no skill (case `opencode.duplicate_skill_names`); and the
+/// `instructions` of `.opencode/opencode.json` replace those of the root
+/// `opencode.jsonc` (case `opencode.instruction_sources`: `AGENTS.md` and
+/// `dot-root.md` alone). 1.1.11, the next release published, does none of
+/// it.
+#[test]
+fn before_1_1_11_plural_folders_refuse_no_skill_is_found_and_lists_replace() {
+    let old = at_version("agents_and_commands", "1.0.185");
+    let refused = diags(&old, DiagnosticCode::ConfigRefused);
+    assert_eq!(refused.len(), 1, "{:?}", old.diagnostics);
+    assert!(has(&old, DiagnosticCode::InvalidValue, "Directory \"agents\""));
+    assert!(has(&old, DiagnosticCode::InvalidValue, "Directory \"commands\""));
+    assert!(received(&old).is_empty(), "{:?}", received(&old));
+    let new = at_version("agents_and_commands", "1.1.11");
+    assert!(diags(&new, DiagnosticCode::ConfigRefused).is_empty());
+    assert_eq!(received(&new), ["AGENTS.md"]);
+
+    assert!(at_version("duplicate_skill_names", "1.0.185").skills.is_empty());
+    assert_eq!(listed(&at_version("duplicate_skill_names", "1.1.11")), ["dup"]);
+
+    let old = at_version("instruction_sources", "1.0.185");
+    assert_eq!(received(&old), ["AGENTS.md", "dot-root.md"]);
+    let new = at_version("instruction_sources", "1.1.11");
+    assert_eq!(
+        received(&new),
+        ["AGENTS.md", "rules/one.md", "rules/two.md", "CLAUDE.md", "a/b/deep.md", "dot-root.md"]
+    );
+}
+
+/// OpenCode 1.1.11 names an agent or command in a subfolder of
+/// `.opencode/agents` or `.opencode/commands` by its file name alone
+/// (`helper`, `commit`); 1.1.16 by its path (`team/helper`,
+/// `git/commit`). A subfolder of the singular folder is named by its path
+/// in both (case `opencode.agents_and_commands`).
+#[test]
+fn before_1_1_16_a_plural_folders_nested_file_is_named_by_its_file_name() {
+    let (agents, commands) = defined(&at_version("agents_and_commands", "1.1.11"));
+    assert!(agents.contains(&"helper".to_string()), "{agents:?}");
+    assert!(!agents.contains(&"team/helper".to_string()), "{agents:?}");
+    assert!(commands.contains(&"commit".to_string()), "{commands:?}");
+    let (agents, commands) = defined(&at_version("agents_and_commands", "1.1.16"));
+    assert!(agents.contains(&"team/helper".to_string()), "{agents:?}");
+    assert!(commands.contains(&"git/commit".to_string()), "{commands:?}");
+}
+
+/// 1.0.152, the window's first release, maps to its own profile without
+/// a warning; 1.0.98, before it, gets that profile with the diagnostic.
+#[test]
+fn the_window_starts_at_1_0_152() {
+    let first = at_version("unknown_top_level_key", "1.0.152");
+    assert_eq!(first.agent_profile.as_ref().unwrap().version, "1.0.152");
+    assert!(diags(&first, DiagnosticCode::UnknownAgentVersion).is_empty());
+    let before = at_version("unknown_top_level_key", "1.0.98");
+    assert_eq!(before.agent_profile.as_ref().unwrap().version, "1.0.152");
+    assert_eq!(diags(&before, DiagnosticCode::UnknownAgentVersion).len(), 1);
+}
