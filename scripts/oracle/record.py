@@ -1620,6 +1620,21 @@ def opencode_task_agents(body):
     return []
 
 
+OC_TOOL_SKILL = re.compile(r"<skill>\s*<name>([^<]*)</name>")
+
+
+def opencode_tool_skills(body):
+    """The skills the `skill` tool's description lists to the model
+    (`<available_skills>`, where releases before 1.2.27 list them rather
+    than in the system prompt; 1.1.11's `SkillTool`), sorted; empty when
+    the request has no `skill` tool or it lists none."""
+    for tool in body.get("tools") or []:
+        fn = tool.get("function") or {}
+        if fn.get("name") == "skill":
+            return sorted(OC_TOOL_SKILL.findall(fn.get("description") or ""))
+    return []
+
+
 def json_output(out):
     """The JSON document of a command's output, without the notices an
     older OpenCode prints before it on its first start in a home (1.2.1:
@@ -1762,6 +1777,9 @@ def opencode_steps(step, case, work, created, obs):
         }
         if task_agents:
             obs["startup"]["taskAgents"] = task_agents
+        in_tool = opencode_tool_skills(main[0])
+        if in_tool:
+            obs["startup"]["skillsInTool"] = in_tool
         if case.get("home"):
             # The release's own skills it lists (location `<built-in>`),
             # for a case with a home: which of two of one name is kept.

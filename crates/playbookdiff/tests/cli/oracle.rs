@@ -1252,11 +1252,12 @@ fn opencode_disagreements(
                 .collect(),
         );
         push("startup-files", list(seen), list(modelled));
-        // The skills that request lists to the model.
-        let mut listed: BTreeSet<String> = obs["startup"]["skillsListed"]
-            .as_array()
-            .unwrap()
+        // The skills that request lists to the model: in the system
+        // prompt, or (releases before 1.2.27) in the `skill` tool's
+        // description (`skillsInTool`, recorded where it lists any).
+        let mut listed: BTreeSet<String> = ["skillsListed", "skillsInTool"]
             .iter()
+            .flat_map(|k| obs["startup"][k].as_array().into_iter().flatten())
             .map(|s| s.as_str().unwrap().to_string())
             .collect();
         let mut advertised: BTreeSet<String> = cfg
