@@ -57,6 +57,9 @@ behaviours' cases at N releases spread from START to the oldest profiled
 release and writes, per release, the cases and aspects whose observation
 differs from that profile's (`<agent>.older.json`); each is a behaviour
 to declare, with the sampled releases on either side as `from` and `to`.
+A release inside the modelled window (from its `window_start`) keeps each
+case's whole observation (`observed`): the differential test compares the
+adapter at that release with it.
 A behaviour whose `fact` is `window_start` finds the first release the
 recorder can observe: the adapter's modelled window starts there. With
 `published_since = DATE` instead of `from` and `to`, it is the first
@@ -591,18 +594,34 @@ def sample_older(agent, start, count, until=None):
             row["unrunnable"] = True
         else:
             row["differs"] = {}
+            observed = {}
             for case in cases:
                 try:
-                    aspects = differing(oracle.observe(v, case), oracle.recorded(oldest, case))
+                    seen = oracle.observe(v, case)
+                    aspects = differing(seen, oracle.recorded(oldest, case))
+                    observed[case] = seen
                 except subprocess.CalledProcessError as e:
                     aspects = [f"error: {e.returncode}"]
                 if aspects:
                     row["differs"][case] = aspects
+            if within_window(agent, v) and v != oldest:
+                row["observed"] = observed
         rows.append(row)
         log(f"{agent} {v}: {json.dumps(row)}")
         remove_installs()
         write_older(agent, {"agent": agent, "window": [start, until or oldest], "profile": oldest, "cases": cases,
                             "installs": oracle.installs, "runs": oracle.runs, "releases": rows})
+
+
+def within_window(agent, version):
+    """True when `version` is at or after the agent's modelled window's
+    start (`window_start` in `<agent>.json`): its observations are kept in
+    `<agent>.older.json` (`observed`), and the differential test compares
+    the adapter at that release with each (a case without a home)."""
+    path = RESULTS / f"{agent}.json"
+    done = json.loads(path.read_text())["behaviours"] if path.exists() else []
+    start = next((b["firstRelease"] for b in done if b.get("fact") == "window_start"), None)
+    return start is not None and version_key(version) >= version_key(start)
 
 
 def write_older(agent, doc):

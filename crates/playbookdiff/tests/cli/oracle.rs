@@ -2046,12 +2046,60 @@ fn sampled_observations(agent: &str) -> Vec<SampledObservation> {
     out
 }
 
+/// The observations `oracle/bisect/<agent>.older.json` keeps of releases
+/// inside the modelled window (`bisect.py --older`, rows with
+/// `observed`), one per release and case, the cases with a home left out
+/// (local mode is compared apart).
+fn older_observations(agent: &str) -> Vec<SampledObservation> {
+    let path = workspace().join(format!("oracle/bisect/{agent}.older.json"));
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Vec::new();
+    };
+    let doc: Value = serde_json::from_str(&text).expect("older sample is JSON");
+    let homed: BTreeSet<String> = cases()
+        .into_iter()
+        .filter(|c| c.home.is_some())
+        .map(|c| c.id)
+        .collect();
+    let mut out = Vec::new();
+    for row in doc["releases"].as_array().into_iter().flatten() {
+        let Some(release) = row["release"].as_str() else {
+            continue;
+        };
+        for (case, observed) in row["observed"].as_object().into_iter().flatten() {
+            if !homed.contains(case) {
+                out.push(SampledObservation {
+                    release: release.to_string(),
+                    case: case.clone(),
+                    observed: observed.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The sampled observations of `agent` ([`sampled_observations`]) and
+/// those of the releases sampled before its oldest profile
+/// ([`older_observations`]), one per release and case.
+fn all_sampled(agent: &str) -> Vec<SampledObservation> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for s in sampled_observations(agent).into_iter().chain(older_observations(agent)) {
+        if seen.insert((s.release.clone(), s.case.clone())) {
+            out.push(s);
+        }
+    }
+    out
+}
+
 /// The profiles of the releases between and before the profiled ones,
 /// checked on the sampled releases: each observation a sample keeps
-/// (`oracle/bisect/<agent>.sample.json`, rows with `observed`) is compared
-/// with the adapter's compilation for that release, on every aspect the
-/// profiled releases are compared on; a disagreement must be listed for
-/// that release in `oracle/known-disagreements/<agent>.toml`.
+/// (`oracle/bisect/<agent>.sample.json`, rows with `observed`, and
+/// `<agent>.older.json`, releases with `observed`) is compared with the
+/// adapter's compilation for that release, on every aspect the profiled
+/// releases are compared on; a disagreement must be listed for that
+/// release in `oracle/known-disagreements/<agent>.toml`.
 #[test]
 fn the_sampled_releases_agree_with_their_profiles() {
     let by_id: BTreeMap<String, Case> = cases().into_iter().map(|c| (c.id.clone(), c)).collect();
@@ -2060,7 +2108,7 @@ fn the_sampled_releases_agree_with_their_profiles() {
     for agent in AGENTS {
         let listed = known(agent);
         let mut used = BTreeSet::new();
-        let samples = sampled_observations(agent);
+        let samples = all_sampled(agent);
         for s in &samples {
             let case = by_id
                 .get(&s.case)
@@ -2401,8 +2449,10 @@ fn bisection_section(s: &mut String) {
             a.first_modelled(),
             a.profiled_versions().last().copied().unwrap_or("?")
         );
-        if agent == "codex" {
-            codex_window_lines(s);
+        match agent {
+            "codex" => codex_window_lines(s),
+            "opencode" => wrapped(s, OPENCODE_WINDOW),
+            _ => {}
         }
         s.push_str("| behaviour | fact | first release | last without | observation | installs | runs | seconds |\n");
         s.push_str("|---|---|---|---|---|---|---|---|\n");
@@ -2462,6 +2512,27 @@ fn codex_window_lines(s: &mut String) {
          (`codex.system-skills-installed`).",
         before.join(", ")
     );
+    wrapped(s, &text);
+}
+
+/// How OpenCode's window start was chosen: the first release of the
+/// twelve months before 2026-12-05, dated by the project's release
+/// history (npm's publish times cannot date it).
+const OPENCODE_WINDOW: &str = "npm's publish times of OpenCode do not follow the \
+     version order: they are re-publication times (1.0.152 is dated 2026-09-23, \
+     1.0.162 2026-03-24, 1.1.16 2026-03-13), every release on npm within the last \
+     twelve months. The release dates come from the project's release history as \
+     its packagers' update threads give it: 1.0.119 was released by 2025-11-28 \
+     (nixpkgs pull request 465987), 1.0.124 by 2025-12-01 (466816), and 1.0.133 \
+     was the newest release on 2025-12-05 (467958); 1.0.215 followed on 2025-12-30 \
+     (zed-industries/extensions 4312). So 1.0.98, published before 1.0.119, is \
+     more than twelve months old on 2026-12-05, and 1.0.152, the next release on \
+     npm, published after 1.0.133, is the first within the twelve months: the \
+     window starts there, also the first release the recorder observes \
+     (`opencode.runs-offline`).";
+
+/// `text` as lines of at most 72 characters, then a blank line.
+fn wrapped(s: &mut String, text: &str) {
     let mut line = String::new();
     for word in text.split(' ') {
         if !line.is_empty() && line.len() + 1 + word.len() > 72 {
