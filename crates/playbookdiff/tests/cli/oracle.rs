@@ -2673,9 +2673,20 @@ fn older_lines(s: &mut String, agent: &str, heading: bool) {
     } else {
         format!("{} cases ({})", cases.len(), cases.join(", "))
     };
+    let kept: Vec<String> = doc["releases"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|r| r["observed"].is_object())
+        .map(|r| str_of(&r["release"]))
+        .collect();
+    let compared = match kept.as_slice() {
+        [] => String::new(),
+        _ => format!(" The observations of {} are kept and compared with the adapter at that release too (cases without a home): each agrees or its disagreement is listed.", kept.join(", ")),
+    };
     let _ = writeln!(
         s,
-        "Before {profile}: releases from {start} sampled on {on}, each compared with the observations of {profile} ({} installs, {} runs). Beside a difference, the bisected behaviour that explains it; a release before the modelled window is modelled as the window's first release, with a diagnostic.\n",
+        "Before {profile}: releases from {start} sampled on {on}, each compared with the observations of {profile} ({} installs, {} runs). Beside a difference, the bisected behaviour that explains it; a release before the modelled window is modelled as the window's first release, with a diagnostic.{compared}\n",
         doc["installs"],
         doc["runs"],
         start = str_of(&doc["window"][0]),
