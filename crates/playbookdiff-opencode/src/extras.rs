@@ -301,6 +301,10 @@ fn refuse_plural_folders(cx: &mut Cx<'_, '_>) {
                 .at(at),
                 format!("{} is a folder the release refuses", problems::quote(&dir)),
             );
+            // The release's own words, not "Configuration is invalid".
+            if let Some(r) = cx.refusals.last_mut() {
+                r.said = Some("Directory ... is not valid. Rename the directory");
+            }
         }
     }
 }

@@ -9,7 +9,7 @@
 //! has its own first release in [`CHANGES`], found by bisection over the
 //! published releases with the real agent (`scripts/oracle/bisect.py`,
 //! `oracle/bisect/opencode.json`; the registry's `bisected` test fails
-//! when the two disagree), so [`of`] models every release from 1.1.16 to
+//! when the two disagree), so [`of`] models every release from 1.0.152 to
 //! 1.18.33: the first row's facts, each replaced by the next row's from
 //! its first release on. Everything not in this table is the same in
 //! every modelled release, as far as the releases sampled before 1.18.33
