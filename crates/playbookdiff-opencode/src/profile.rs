@@ -157,7 +157,9 @@ impl Profile {
             ));
         }
         if !self.skills_found {
-            out.push(format!("OpenCode {v} finds no skill: it has no `skill` tool."));
+            out.push(format!(
+                "OpenCode {v} finds no skill: it has no `skill` tool."
+            ));
         }
         if self.instruction_lists == InstructionLists::Replaced {
             out.push(format!("In OpenCode {v} a later configuration file's `instructions` list replaces an earlier one's."));

@@ -1076,22 +1076,42 @@ fn before_1_1_11_plural_folders_refuse_no_skill_is_found_and_lists_replace() {
     let old = at_version("agents_and_commands", "1.0.185");
     let refused = diags(&old, DiagnosticCode::ConfigRefused);
     assert_eq!(refused.len(), 1, "{:?}", old.diagnostics);
-    assert!(has(&old, DiagnosticCode::InvalidValue, "Directory \"agents\""));
-    assert!(has(&old, DiagnosticCode::InvalidValue, "Directory \"commands\""));
+    assert!(has(
+        &old,
+        DiagnosticCode::InvalidValue,
+        "Directory \"agents\""
+    ));
+    assert!(has(
+        &old,
+        DiagnosticCode::InvalidValue,
+        "Directory \"commands\""
+    ));
     assert!(received(&old).is_empty(), "{:?}", received(&old));
     let new = at_version("agents_and_commands", "1.1.11");
     assert!(diags(&new, DiagnosticCode::ConfigRefused).is_empty());
     assert_eq!(received(&new), ["AGENTS.md"]);
 
-    assert!(at_version("duplicate_skill_names", "1.0.185").skills.is_empty());
-    assert_eq!(listed(&at_version("duplicate_skill_names", "1.1.11")), ["dup"]);
+    assert!(at_version("duplicate_skill_names", "1.0.185")
+        .skills
+        .is_empty());
+    assert_eq!(
+        listed(&at_version("duplicate_skill_names", "1.1.11")),
+        ["dup"]
+    );
 
     let old = at_version("instruction_sources", "1.0.185");
     assert_eq!(received(&old), ["AGENTS.md", "dot-root.md"]);
     let new = at_version("instruction_sources", "1.1.11");
     assert_eq!(
         received(&new),
-        ["AGENTS.md", "rules/one.md", "rules/two.md", "CLAUDE.md", "a/b/deep.md", "dot-root.md"]
+        [
+            "AGENTS.md",
+            "rules/one.md",
+            "rules/two.md",
+            "CLAUDE.md",
+            "a/b/deep.md",
+            "dot-root.md"
+        ]
     );
 }
 

@@ -2085,7 +2085,10 @@ fn older_observations(agent: &str) -> Vec<SampledObservation> {
 fn all_sampled(agent: &str) -> Vec<SampledObservation> {
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
-    for s in sampled_observations(agent).into_iter().chain(older_observations(agent)) {
+    for s in sampled_observations(agent)
+        .into_iter()
+        .chain(older_observations(agent))
+    {
         if seen.insert((s.release.clone(), s.case.clone())) {
             out.push(s);
         }
