@@ -87,6 +87,24 @@ class Names(unittest.TestCase):
                          "$HOME/.agents/skills/a/SKILL.md")
 
 
+class OpencodeToolSkills(unittest.TestCase):
+    def test_the_skill_tools_listing_is_read(self):
+        # 1.1.11's `SkillTool`: the skills in its description, one line.
+        body = {"tools": [
+            {"function": {"name": "task", "description": "<skill><name>no</name>"}},
+            {"function": {"name": "skill", "description": (
+                "Load a skill to get detailed instructions for a specific task. "
+                "<available_skills>   <skill>     <name>dup</name>     "
+                "<description>Review.</description>   </skill>   <skill>     "
+                "<name>a/b</name>     <description>Two.</description>   </skill> "
+                "</available_skills>")}}]}
+        self.assertEqual(record.opencode_tool_skills(body), ["a/b", "dup"])
+
+    def test_no_skill_tool_lists_none(self):
+        self.assertEqual(record.opencode_tool_skills({"tools": []}), [])
+        self.assertEqual(record.opencode_tool_skills({}), [])
+
+
 if __name__ == "__main__":
     unittest.main()
 
