@@ -37,7 +37,7 @@ use playbookdiff_model::{
     RepoPath, Severity, SourceFormat, SourceRef, SourceScope, Subagent,
 };
 use playbookdiff_source::markdown::parse_yaml_with;
-use playbookdiff_source::{Machine, TextFile};
+use playbookdiff_source::{EntryKind, Machine, TextFile};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -162,7 +162,7 @@ pub(crate) fn compile(
         late: late_dirs(machine),
     };
     if facts.plural_folders == PluralFolders::Refused {
-        refuse_plural_folders(cx);
+        refuse_plural_folders(cx, &user);
     }
     for space in [Space::Agents, Space::Commands] {
         let defs = in_merge_order(cx, layers, &user, (space, facts));
@@ -275,37 +275,57 @@ fn named(rel: &str, by_path: bool) -> &str {
 const REFUSED_FOLDERS: [&str; 4] = ["agents", "commands", "plugins", "tools"];
 
 /// Refuses the start for each folder of [`REFUSED_FOLDERS`] in a
-/// `.opencode` directory from cwd up to the worktree: OpenCode before
-/// 1.1.11 stops with "Directory "agents" in .opencode is not valid.
-/// Rename the directory to "agent" or remove it." (seen with 1.0.152 and
-/// 1.0.185, case `opencode.agents_and_commands`, exit 1). The user's own
-/// directories are not checked.
-fn refuse_plural_folders(cx: &mut Cx<'_, '_>) {
+/// configuration directory: each `.opencode` from cwd up to the worktree,
+/// and in local mode the user's (`user`: the global configuration
+/// directory, `~/.opencode`, `$OPENCODE_CONFIG_DIR`). OpenCode before
+/// 1.1.11 checks each (`assertValid`) and stops with "Directory "agents"
+/// in .opencode is not valid. Rename the directory to "agent" or remove
+/// it." (seen with 1.0.152 and 1.0.185, case
+/// `opencode.agents_and_commands`, exit 1).
+fn refuse_plural_folders(cx: &mut Cx<'_, '_>, user: &UserDirs<'_>) {
+    let mut found = Vec::new();
     for dot in dot_dirs(cx) {
-        for name in REFUSED_FOLDERS {
-            let Some(dir) = dot.join(name) else { continue };
-            if !cx.repo.is_dir(&dir) {
-                continue;
-            }
-            let one = &name[..name.len() - 1];
-            let at = SourceRef {
-                scope: SourceScope::of_path(&dir),
-                ..SourceRef::project(dir.clone(), SourceFormat::Text)
-            };
-            cx.refuse(
-                Diagnostic::new(
-                    DiagnosticCode::InvalidValue,
-                    format!("{dir} is a folder this OpenCode release does not read: it refuses to start (`Directory \"{name}\" in {dot} is not valid`); rename it to `{one}`."),
-                )
-                .with_severity(Severity::Error)
-                .at(at),
-                format!("{} is a folder the release refuses", problems::quote(&dir)),
-            );
-            // The release's own words, not "Configuration is invalid".
-            if let Some(r) = cx.refusals.last_mut() {
-                r.said = Some("Directory ... is not valid. Rename the directory");
+        let dirs = REFUSED_FOLDERS
+            .iter()
+            .filter_map(|n| Some((*n, dot.join(n)?)));
+        found.extend(
+            dirs.filter(|(_, d)| cx.repo.is_dir(d))
+                .map(|(n, d)| (n, dot.clone(), d)),
+        );
+    }
+    for (m, dir) in user.global.iter().chain(&user.late) {
+        for e in m.list_dir(dir).unwrap_or_default() {
+            let named = REFUSED_FOLDERS.iter().find(|n| **n == e.name);
+            if let (Some(n), EntryKind::Dir, Some(d)) = (named, e.kind, dir.join(&e.name)) {
+                found.push((*n, dir.clone(), d));
             }
         }
+    }
+    for (name, parent, dir) in found {
+        refuse_folder(cx, name, &parent, dir);
+    }
+}
+
+/// Refuses the start for the plural folder `dir` (named `name`) of the
+/// configuration directory `parent`.
+fn refuse_folder(cx: &mut Cx<'_, '_>, name: &str, parent: &RepoPath, dir: RepoPath) {
+    let one = &name[..name.len() - 1];
+    let at = SourceRef {
+        scope: SourceScope::of_path(&dir),
+        ..SourceRef::project(dir.clone(), SourceFormat::Text)
+    };
+    cx.refuse(
+        Diagnostic::new(
+            DiagnosticCode::InvalidValue,
+            format!("{dir} is a folder this OpenCode release does not read: it refuses to start (`Directory \"{name}\" in {parent} is not valid`); rename it to `{one}`."),
+        )
+        .with_severity(Severity::Error)
+        .at(at),
+        format!("{} is a folder the release refuses", problems::quote(&dir)),
+    );
+    // The release's own words, not "Configuration is invalid".
+    if let Some(r) = cx.refusals.last_mut() {
+        r.said = Some("Directory ... is not valid. Rename the directory");
     }
 }
 

@@ -1142,3 +1142,42 @@ fn the_window_starts_at_1_0_152() {
     assert_eq!(before.agent_profile.as_ref().unwrap().version, "1.0.152");
     assert_eq!(diags(&before, DiagnosticCode::UnknownAgentVersion).len(), 1);
 }
+
+/// In local mode OpenCode before 1.1.11 checks the user's configuration
+/// directories too (`assertValid` over every directory it reads: the
+/// global one, `~/.opencode`, `$OPENCODE_CONFIG_DIR`; 1.0.185's shipped
+/// code): a `~/.config/opencode/agents` folder stops it as the project's
+/// would; 1.1.11 reads it.
+#[test]
+fn before_1_1_11_a_plural_folder_of_the_users_stops_opencode_too() {
+    let home = tempfile::tempdir().unwrap();
+    let agents = home.path().join(".config/opencode/agents");
+    std::fs::create_dir_all(&agents).unwrap();
+    std::fs::write(
+        agents.join("mine.md"),
+        "---\ndescription: Mine.\n---\nBody.\n",
+    )
+    .unwrap();
+    let machine = playbookdiff_source::Machine::new(Some(home.path().to_path_buf()));
+    let tree = WorkingTree::open(&KIT.fixture("unknown_top_level_key")).unwrap();
+    let repo = Repo::new(&tree);
+    let ctx = playbookdiff_testkit::at_root().local().context();
+    let at = |version| {
+        let inputs = playbookdiff_adapter::Inputs {
+            version: Some(version),
+            machine: Some(&machine),
+            ..Default::default()
+        };
+        ADAPTER.compile_with(&repo, &ctx, &inputs)
+    };
+    let old = at("1.0.185");
+    assert_eq!(diags(&old, DiagnosticCode::ConfigRefused).len(), 1);
+    assert!(has(
+        &old,
+        DiagnosticCode::InvalidValue,
+        "Directory \"agents\""
+    ));
+    let new = at("1.1.11");
+    assert!(diags(&new, DiagnosticCode::ConfigRefused).is_empty());
+    assert!(new.subagents.iter().any(|a| a.name == "mine"));
+}
