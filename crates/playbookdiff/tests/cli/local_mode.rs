@@ -3457,3 +3457,102 @@ interactive = false
         .any(|d| d["code"] == "workspace-policies-ignored"));
 }
 
+/// `compile --harness HARNESS` in local mode with `env`, in `format`:
+/// the standard output.
+fn output_with_env(t: &Path, harness: &str, format: &str, env: &[(&str, &str)]) -> String {
+    let mut cmd = Command::cargo_bin("playbookdiff").unwrap();
+    // The repository is named relative to where the command runs, as
+    // the text's header prints it.
+    cmd.args(["compile", "--harness", harness, "--format", format, "repo"])
+        .args(["--mode", "local", "--managed-root", "root"])
+        .current_dir(t)
+        .env("HOME", t.join("home"))
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `OPENCODE_AUTH_CONTENT` replaces `auth.json` when it parses as JSON,
+/// its entries taken as written (a `wellknown` entry without a token is a
+/// sign-in too); each sign-in is named at `$OPENCODE_AUTH_CONTENT` by its
+/// host only: no token, key name, user, password, port, path, query or
+/// fragment, and no machine path, in JSON or in text. Text that does not
+/// parse leaves `auth.json` in charge.
+#[test]
+fn opencode_names_the_sign_ins_of_its_auth_content_by_host_only() {
+    let t = tempfile::tempdir().unwrap();
+    bare_machine(t.path());
+    let file = r#"{"https://file.example.com": {"type": "wellknown", "key": "F", "token": "t"}}"#;
+    write(
+        &t.path().join("home"),
+        ".local/share/opencode/auth.json",
+        file,
+    );
+    let content = serde_json::json!({
+        "https://bob:pw-2718-secret@Team.Example.org:9443/org/acme?tok=q-5151-secret#frag-77": {
+            "type": "wellknown", "key": "TEAM_TOKEN", "token": "tok-1234-secret"
+        },
+        "https://nokey.example.net": {"type": "wellknown"},
+        "openai": {"type": "api", "key": "sk-proj-9999-secret"}
+    })
+    .to_string();
+    let env = [("OPENCODE_AUTH_CONTENT", content.as_str())];
+    let json = output_with_env(t.path(), "opencode", "json", &env);
+    let text = output_with_env(t.path(), "opencode", "text", &env);
+    let root = t.path().to_string_lossy().into_owned();
+    for out in [&json, &text] {
+        for secret in [
+            "tok-1234",
+            "TEAM_TOKEN",
+            "pw-2718",
+            "bob",
+            "9443",
+            "acme",
+            "q-5151",
+            "frag-77",
+            "sk-proj",
+            root.as_str(),
+        ] {
+            assert!(!out.contains(secret), "{secret} printed");
+        }
+    }
+    let doc: Value = serde_json::from_str(&json).unwrap();
+    let named: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["source"]["path"] == "$OPENCODE_AUTH_CONTENT")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(named.len(), 2, "{named:?}");
+    assert!(named[0].contains("to `team.example.org`"), "{}", named[0]);
+    assert!(named[1].contains("to `nokey.example.net`"), "{}", named[1]);
+    assert!(!json.contains("file.example.com"), "auth.json was read");
+    // Text that is not JSON: the file's sign-in is named instead.
+    let doc = compiled_with_env(
+        t.path(),
+        "opencode",
+        &[("OPENCODE_AUTH_CONTENT", "{ not json")],
+    );
+    let paths: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| {
+            d["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("`wellknown`"))
+        })
+        .map(|d| d["source"]["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["~/.local/share/opencode/auth.json"]);
+}
