@@ -2159,8 +2159,13 @@ def run_gemini(exe, case, work):
     if managed is not None:
         # The variable Gemini CLI honours for its system settings path.
         env["GEMINI_CLI_SYSTEM_SETTINGS_PATH"] = str(managed / "etc" / "gemini-cli" / "settings.json")
+    # The system's policies (`/etc/gemini-cli/policies`, which no
+    # variable moves): the managed fixture's `etc` laid over the
+    # machine's in a mount namespace of the run's own.
+    has_policies = managed is not None and (managed / "etc" / "gemini-cli" / "policies").is_dir()
+    prefix = etc_overlay_prefix(managed) if has_policies else []
     try:
-        rc = run_logged([NODE, str(exe), "-p", "hi"], cwd, env, work / "out", work / "err")
+        rc = run_logged(prefix + [NODE, str(exe), "-p", "hi"], cwd, env, work / "out", work / "err")
     finally:
         api.close()
     main = [r for r in api.requests if ":streamGenerateContent" in r["path"]]

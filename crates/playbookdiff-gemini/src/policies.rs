@@ -21,7 +21,10 @@
 //! is a `deny` is withheld from the model (`PolicyEngine.getExcludedTools`),
 //! and so is every tool an active extension's `excludeTools` names
 //! (`Config.getExcludeTools`). Seen with 0.34.0 and 0.61.0 on case
-//! `oracle.local_gemini_policies.home-gemini-policies`.
+//! `oracle.local_gemini_policies.home-gemini-policies` and, with the
+//! system's policies (an admin deny withholding a tool the user allows,
+//! an admin allow offering one the user denies), on
+//! `oracle.local_gemini_policies.home-gemini-policies.managed-gemini-policies`.
 
 use crate::extensions::Extension;
 use crate::{Cx, Profile, READ_LIMIT};
