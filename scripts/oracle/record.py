@@ -2083,6 +2083,66 @@ def gemini_commands(exe, cwd, env, work):
     return sorted(ran)
 
 
+def gemini_declared(body):
+    """The names of the function declarations a request offers the
+    model."""
+    names = set()
+    for tool in (body or {}).get("tools") or []:
+        for d in tool.get("functionDeclarations") or []:
+            if isinstance(d, dict) and d.get("name"):
+                names.add(d["name"])
+    return names
+
+
+def gemini_tool_rules(home, cwd):
+    """Whether the run's home or launch directory holds what can withhold
+    a tool from the model: policy files (`~/.gemini/policies/*.toml`, the
+    workspace's `.gemini/policies/*.toml`) or an extension's policies or
+    `excludeTools`."""
+    folders = [home / ".gemini" / "policies", cwd / ".gemini" / "policies"]
+    folders += [d / "policies" for _, d in gemini_extension_dirs(home)]
+    if any(f.is_dir() and any(f.glob("*.toml")) for f in folders):
+        return True
+    for _, d in gemini_extension_dirs(home):
+        if "excludeTools" in json.loads((d / "gemini-extension.json").read_text()):
+            return True
+    return False
+
+
+def gemini_tools_changed(exe, cwd, env, work, body):
+    """How the tools the main request `body` offers the model differ from
+    those the same launch offers with an empty home (only the API-key
+    sign-in) and without the workspace's `.gemini/policies`: the built-in
+    tools the home's policies and extensions (or the workspace's policies,
+    were they read) withhold (`toolsWithheld`) and those their allow rules
+    add to a headless run (`toolsAdded`), each sorted, with the tools the
+    empty home's run offers (`toolsBaseline`)."""
+    bare = work / "bare-home"
+    merge_json(bare / ".gemini" / "settings.json",
+               {"security": {"auth": {"selectedType": "gemini-api-key"}}})
+    api = FakeGemini()
+    env = dict(env, HOME=str(bare), GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{api.port}")
+    env.pop("GEMINI_CLI_SYSTEM_SETTINGS_PATH", None)
+    # The workspace's policies stay out of the baseline too, so that one
+    # the release honoured would show.
+    ws = cwd / ".gemini" / "policies"
+    aside = work / "workspace-policies"
+    if ws.is_dir():
+        shutil.move(str(ws), str(aside))
+    try:
+        run_logged([NODE, str(exe), "-p", "hi"], cwd, env, work / "bare.out", work / "bare.err")
+    finally:
+        api.close()
+        if aside.is_dir():
+            shutil.move(str(aside), str(ws))
+    main = [r for r in api.requests if ":streamGenerateContent" in r["path"]]
+    if not main:
+        return {"toolsWithheld": ["?"], "toolsAdded": ["?"], "toolsBaseline": ["?"]}
+    base, here = gemini_declared(main[0]["body"]), gemini_declared(body)
+    return {"toolsWithheld": sorted(base - here), "toolsAdded": sorted(here - base),
+            "toolsBaseline": sorted(base)}
+
+
 def run_gemini(exe, case, work):
     """`gemini -p hi` from the launch directory with a fresh home that
     selects API-key auth, the workspace trusted by
@@ -2117,8 +2177,13 @@ def run_gemini(exe, case, work):
     if managed is not None:
         # The variable Gemini CLI honours for its system settings path.
         env["GEMINI_CLI_SYSTEM_SETTINGS_PATH"] = str(managed / "etc" / "gemini-cli" / "settings.json")
+    # The system's policies (`/etc/gemini-cli/policies`, which no
+    # variable moves): the managed fixture's `etc` laid over the
+    # machine's in a mount namespace of the run's own.
+    has_policies = managed is not None and (managed / "etc" / "gemini-cli" / "policies").is_dir()
+    prefix = etc_overlay_prefix(managed) if has_policies else []
     try:
-        rc = run_logged([NODE, str(exe), "-p", "hi"], cwd, env, work / "out", work / "err")
+        rc = run_logged(prefix + [NODE, str(exe), "-p", "hi"], cwd, env, work / "out", work / "err")
     finally:
         api.close()
     main = [r for r in api.requests if ":streamGenerateContent" in r["path"]]
@@ -2153,6 +2218,8 @@ def run_gemini(exe, case, work):
         obs["startup"]["skillLocations"] = sorted(located, key=lambda s: (s["name"], s["path"]))
     fired_markers(repo, obs)
     obs["mcpServers"] = gemini_mcp_list(exe, cwd, env, work, norm)
+    if gemini_tool_rules(home, cwd):
+        obs.update(gemini_tools_changed(exe, cwd, env, work, main[0]["body"]))
     ext_commands = any((d / "commands").is_dir() for _, d in gemini_extension_dirs(home))
     if (cwd / ".gemini" / "commands").is_dir() or (home / ".gemini" / "commands").is_dir() \
             or ext_commands:

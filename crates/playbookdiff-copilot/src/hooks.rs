@@ -417,7 +417,7 @@ impl Release<'_> {
             j.path
         ),
         Origin::Plugin => format!(
-            "Registered in `{}` of the installed plugin `{}`, whose hooks Copilot CLI loads with the user's, without asking for the folder's trust (assumed); it runs the command in the plugin's folder.",
+            "Registered in `{}` of the installed plugin `{}`, whose hooks Copilot CLI loads with the user's, without asking for the folder's trust (seen with 1.0.24 and 1.0.102 in an untrusted folder); it runs the command in the plugin's folder.",
             j.path,
             self.plugin.map(|p| p.key.as_str()).unwrap_or_default()
         ),

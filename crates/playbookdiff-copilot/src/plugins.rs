@@ -31,9 +31,14 @@
 //! `hooks.json`, else `hooks/hooks.json`) are read by the hooks module.
 //! The repository's `enabledPlugins` ([`REPOSITORY_SETTINGS`]) is read
 //! where the release reads it
-//! ([`Profile::enabled_plugins_in_repository`]), and so is the managed
-//! settings' ([`MANAGED_SETTINGS`], [`Profile::enabled_plugins_managed`]),
-//! over every other map. Not modelled: the managed settings 1.0.102
+//! ([`Profile::enabled_plugins_in_repository`]), over the user's map,
+//! and so is the managed settings' ([`MANAGED_SETTINGS`],
+//! [`Profile::enabled_plugins_managed`]), over every other map: seen with
+//! 1.0.102 on cases `oracle.copilot_plugins_user_vs_repo.*` (the
+//! repository's `false` over the user's `true`, the managed `true` over
+//! the repository's `false`) and
+//! `oracle.copilot_plugins_local_settings.home-copilot-plugins` (both
+//! `.local` files read). Not modelled: the managed settings 1.0.102
 //! fetches for the user's account (its code's `managed_settings`
 //! service), which no file shows.
 
@@ -157,8 +162,12 @@ fn enabled_map(
 /// The repository's settings files, below the git root, whose
 /// `enabledPlugins` a release of [`Profile::enabled_plugins_in_repository`]
 /// reads, a later file's key over an earlier's (the order and merge of
-/// 1.0.24's repository settings loader, which reads them for other keys;
-/// assumed the same where the map is read).
+/// 1.0.24's repository settings loader, which reads them for other keys).
+/// Seen with 1.0.102: `.github/copilot/settings.local.json` turning
+/// `kit@acme` off and `.claude/settings.local.json` turning the disabled
+/// `off@acme` on (case
+/// `oracle.copilot_plugins_local_settings.home-copilot-plugins`); the
+/// order between two files naming one plugin is not observed.
 pub(crate) const REPOSITORY_SETTINGS: [&str; 4] = [
     ".claude/settings.json",
     ".claude/settings.local.json",

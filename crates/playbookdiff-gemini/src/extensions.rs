@@ -27,8 +27,8 @@
 //! * the subagents of its `agents/` folder, after the project's (module
 //!   `extras`).
 //!
-//! Its policies, themes and `excludeTools` are not read (reported as an
-//! unread layer).
+//! Its policies and `excludeTools` are read by module `policies`; its
+//! themes are not read.
 //! A project's `.gemini/extensions` is not read by either release (the
 //! extensions directory is the user's only, `ExtensionStorage.
 //! getUserExtensionsDir`). Seen with 0.34.0 and 0.61.0 on case

@@ -36,7 +36,10 @@
 //! extensions (`~/.gemini/extensions`, module `extensions`: each item in
 //! the layer `plugin`, named `extension:NAME`), and the settings Gemini
 //! CLI merges (system defaults, user, workspace, system), their hooks
-//! included.
+//! included, and the policy engine's rules (module `policies`: the
+//! system's and the user's `policies/*.toml`, the extensions' policies and
+//! `excludeTools`) as permission settings. The workspace's
+//! `.gemini/policies`, which Gemini CLI never reads, is reported.
 //!
 //! Architecture invariant: the adapter never fails and never panics; every
 //! file is read through [`Repo::read_text`](playbookdiff_source::Repo::read_text)
@@ -52,6 +55,7 @@ mod frontmatter;
 mod hooks;
 mod imports;
 mod mcp;
+mod policies;
 mod profile;
 pub mod remedy;
 mod settings;
@@ -186,6 +190,25 @@ pub const SURFACES: &[Surface] = &[
         .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded", "hooks", "hooksConfig.enabled", "hooksConfig.disabled"])
         .scope(Scope::Managed)
         .note("Read in local mode only (`--mode local`), below the user's settings."),
+    Surface::new(SurfaceKind::Permissions, "**/.gemini/policies/*.toml")
+        .reported()
+        .note("Ignored by Gemini CLI: its policy engine's workspace tier is turned off."),
+    Surface::new(SurfaceKind::Permissions, "~/.gemini/policies/*.toml")
+        .keys(&["rule.toolName", "rule.decision", "rule.priority", "rule.modes", "rule.argsPattern", "rule.commandPrefix", "rule.mcpName"])
+        .scope(Scope::User)
+        .note(LOCAL_ONLY),
+    Surface::new(SurfaceKind::Permissions, "/etc/gemini-cli/policies/*.toml")
+        .keys(&["rule.toolName", "rule.decision", "rule.priority", "rule.modes", "rule.argsPattern", "rule.commandPrefix", "rule.mcpName"])
+        .scope(Scope::Managed)
+        .note("Read in local mode only (`--mode local`); above the user's policies."),
+    Surface::new(SurfaceKind::Permissions, "~/.gemini/extensions/*/policies/*.toml")
+        .keys(&["rule.toolName", "rule.decision", "rule.priority"])
+        .scope(Scope::User)
+        .note("Read in local mode only (`--mode local`), below the user's policies; an `allow` rule is dropped."),
+    Surface::new(SurfaceKind::Permissions, "~/.gemini/extensions/*/gemini-extension.json")
+        .keys(&["excludeTools"])
+        .scope(Scope::User)
+        .note("Read in local mode only (`--mode local`): the tools named are withheld from the model."),
     Surface::new(SurfaceKind::Directory, "**/.gemini/**"),
 ];
 
@@ -246,8 +269,12 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         extras::user_subagents(&mut cx, profile, (&all, m), &mut out.subagents);
         extras::extension_subagents(&mut cx, profile, (&all, m, &exts), &mut out.subagents);
     }
+    if let Some(m) = machine {
+        out.permissions = policies::compile(&mut cx, profile, (m, &exts));
+    }
     out.plugins = extensions::plugins(&exts, &out);
     extras::report(&mut cx);
+    policies::report_workspace(&mut cx);
     if cx.report_refusals(&REFUSAL) {
         playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
     }
@@ -283,8 +310,8 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
         },
         UnreadLayer {
             code: DiagnosticCode::UserConfigUnavailable,
-            what: "User settings (`~/.gemini/settings.json`) and extensions (`~/.gemini/extensions/`)",
-            effect: "they can add MCP servers, skills, context files and context.fileName names",
+            what: "User settings (`~/.gemini/settings.json`), policies (`~/.gemini/policies/`) and extensions (`~/.gemini/extensions/`)",
+            effect: "they can add MCP servers, skills, context files and context.fileName names, and allow or withhold tools",
             todo: "treat the result as the repository's contribution only",
         },
         UnreadLayer {
@@ -317,14 +344,16 @@ fn machine_settings(
 /// skills and commands, the release's built-in skills, the user's
 /// extensions (module `extensions`: context files, MCP servers, commands,
 /// skills; module `hooks`: their hooks; module `extras`: their
-/// subagents), and the user's, system defaults' and system settings'
-/// `context.fileName`, `context.memoryBoundaryMarkers`, `mcpServers`,
-/// `mcp.allowed`, `mcp.excluded`, `hooks` and `hooksConfig` are read.
+/// subagents; module `policies`: their policies and `excludeTools`), the
+/// user's and the system's policies (module `policies`), and the user's,
+/// system defaults' and system settings' `context.fileName`,
+/// `context.memoryBoundaryMarkers`, `mcpServers`, `mcp.allowed`,
+/// `mcp.excluded`, `hooks` and `hooksConfig` are read.
 const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[UnreadLayer {
     code: DiagnosticCode::UserConfigUnavailable,
-    what: "The policies and `excludeTools` of the user's extensions",
-    effect: "they can add policy rules and remove tools",
-    todo: "list them with `gemini extensions list`",
+    what: "The settings' tool lists (`tools.exclude`, `tools.allowed`, `tools.core`) and supplemental policy paths (`adminPolicyPaths`, `--policy`, `--admin-policy`)",
+    effect: "they add policy rules that allow or withhold tools",
+    todo: "list the rules with `/policies list` in Gemini CLI",
 }];
 
 /// One diagnostic per layer of `unread`, and the runtime note on MCP

@@ -252,6 +252,14 @@ pub(crate) struct Profile {
     /// `/EXTENSION.NAME` (seen with 0.34.0), both on case
     /// `oracle.local_gemini_extensions.home-gemini-extensions`.
     pub extension_command_colon: bool,
+    /// Whether a headless run (`gemini -p`) turns an `ask_user` rule into
+    /// `deny` before the tools are offered, so that a tool whose deciding
+    /// rule asks is withheld from the model (`applyNonInteractiveMode` in
+    /// `PolicyEngine.getExcludedTools`, 0.34.0; seen with 0.34.0 on case
+    /// `oracle.local_gemini_policies.home-gemini-policies`:
+    /// `google_web_search` withheld). From 0.37.2 on such a tool stays
+    /// offered (seen with 0.61.0) and is decided per call.
+    pub headless_ask_denies: bool,
 }
 
 impl Profile {
@@ -303,6 +311,7 @@ const TABLE: &[Profile] = &[
         blocked_short_names: false,
         builtin_skills: 0,
         extension_command_colon: false,
+        headless_ask_denies: true,
     },
     Profile {
         release: "0.34.0",
@@ -319,6 +328,7 @@ const TABLE: &[Profile] = &[
         blocked_short_names: false,
         builtin_skills: 0b01,
         extension_command_colon: false,
+        headless_ask_denies: true,
     },
     Profile {
         release: "0.61.0",
@@ -335,6 +345,7 @@ const TABLE: &[Profile] = &[
         blocked_short_names: true,
         builtin_skills: 0b11,
         extension_command_colon: true,
+        headless_ask_denies: false,
     },
 ];
 
@@ -378,6 +389,8 @@ pub(crate) enum Fact {
     Shipped(ShippedSkill),
     /// [`Profile::extension_command_colon`].
     ExtensionCommandColon,
+    /// [`Profile::headless_ask_denies`].
+    HeadlessAskDenies,
 }
 
 /// [`Fact::JitContextOffAgain`] takes the first row's values, not
@@ -412,6 +425,7 @@ impl TableFact<Profile> for Fact {
             Fact::ExtensionCommandColon => {
                 facts.extension_command_colon = newer.extension_command_colon
             }
+            Fact::HeadlessAskDenies => facts.headless_ask_denies = newer.headless_ask_denies,
         }
     }
 }
@@ -477,6 +491,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "0.36.0",
         summary: "On-demand context off again until 0.40.0: the startup context files grouped by name, the downward search below the launch directory back, nothing added on reading a file.",
         evidence: "bisected (case `gemini.abs_path_order.in-Alpha`): 0.35.3 sends `AGENTS.md`, `Alpha/GEMINI.md`, `GEMINI.md`, 0.36.0 `GEMINI.md`, `Alpha/GEMINI.md`, `AGENTS.md` again (as 0.38.0 and 0.39.1 do)",
+    },
+    Change {
+        fact: Fact::HeadlessAskDenies,
+        name: "headless_ask_denies",
+        since: "0.37.2",
+        summary: "A headless run keeps offering a tool whose deciding policy rule is `ask_user` (decided per call) instead of withholding it.",
+        evidence: "bisected (case `oracle.local_gemini_policies.home-gemini-policies`, `toolsWithheld`): 0.36.0 withholds `google_web_search`, whose user rule is `ask_user`, 0.37.2 offers it; the change is google-gemini/gemini-cli#23668 (no `applyNonInteractiveMode` in `getExcludedTools`)",
     },
     Change {
         fact: Fact::Command(LaterCommand::TasksForShells),

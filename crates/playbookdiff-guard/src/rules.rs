@@ -166,11 +166,12 @@ rules! {
     /// `GEMINI_CLI_HOME` and `GEMINI_CLI_SYSTEM_SETTINGS_PATH`,
     /// OpenCode's `OPENCODE_CONFIG`, `OPENCODE_CONFIG_DIR`,
     /// `OPENCODE_CONFIG_CONTENT` and `OPENCODE_TEST_MANAGED_CONFIG_DIR`,
-    /// and `XDG_DATA_HOME`, which moves OpenCode's data directory with the
-    /// sign-ins whose remote configuration it fetches).
+    /// `XDG_DATA_HOME`, which moves OpenCode's data directory with the
+    /// sign-ins whose remote configuration it fetches, and
+    /// `OPENCODE_AUTH_CONTENT`, whose text replaces those sign-ins).
     AGENT_HOME = "agent-home", Deny, "the places the agents read their own configuration from (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `HOME` and the like)",
         "run the command without setting the variable; ask the person when another configuration home is needed",
-        ["HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "XDG_CONFIG_HOME", "COPILOT_HOME", "GEMINI_CLI_HOME", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG_CONTENT", "OPENCODE_TEST_MANAGED_CONFIG_DIR", "XDG_DATA_HOME"];
+        ["HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "XDG_CONFIG_HOME", "COPILOT_HOME", "GEMINI_CLI_HOME", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG_CONTENT", "OPENCODE_TEST_MANAGED_CONFIG_DIR", "XDG_DATA_HOME", "OPENCODE_AUTH_CONTENT"];
     /// A write outside the declared scope of the work.
     OUT_OF_SCOPE = "out-of-scope", Warn, "writes outside the declared scope of the work (`[guard] scope`)",
         "keep to the declared scope, or tell the person why the file must change",

@@ -967,6 +967,17 @@ declare_codes! {
     /// Source: `loadSettings` in `packages/cli/src/config/settings.ts`;
     /// seen with Gemini CLI 0.61.0 and 0.34.0 launched in `sub/`.
     WorkspaceSettingsNotApplied = "workspace-settings-not-applied", Info, Behaviour, "gemini", "0.1.0", "a .gemini/settings.json above the launch directory is not applied";
+    /// The launch directory's `.gemini/policies` holds policy files that
+    /// Gemini CLI never reads: the workspace tier of its policy engine is
+    /// turned off (`disableWorkspacePolicies` is `true` and nothing clears
+    /// it), so their rules allow, ask or deny nothing. Put the rules in
+    /// each user's `~/.gemini/policies` or the system's
+    /// `/etc/gemini-cli/policies`. Source: `resolveWorkspacePolicyState`
+    /// in `packages/cli/src/config/policy.ts`; seen with Gemini CLI
+    /// 0.34.0 and 0.61.0 (case
+    /// `oracle.local_gemini_policies.home-gemini-policies`: a workspace
+    /// deny of `read_file` left the tool offered).
+    WorkspacePoliciesIgnored = "workspace-policies-ignored", Info, Behaviour, "gemini", "0.1.0", "Gemini CLI does not read the workspace's .gemini/policies";
     /// An `@path` import of a Gemini CLI context file is not inlined: the
     /// file is missing or unreadable, resolves outside the project root,
     /// is already being imported (a cycle), or lies deeper than five

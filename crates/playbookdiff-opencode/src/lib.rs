@@ -247,6 +247,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
         EnvVariable::Path(user::CONFIG_FILE_VAR),
         EnvVariable::Path(user::CONFIG_DIR_VAR),
         EnvVariable::Text(user::CONFIG_CONTENT_VAR),
+        EnvVariable::Text(remote::AUTH_CONTENT_VAR),
     ])
     .profiled(PROFILED_VERSIONS)
     .bisected(profile::changes, profile::not_reached)

@@ -10,8 +10,16 @@
 //! OpenCode set the variable `NAME` to the token, fetch
 //! `<url>/.well-known/opencode` at startup and merge the configuration it
 //! returns first, below the user's global configuration. A file that does
-//! not parse is taken as holding no sign-in, and `OPENCODE_AUTH_CONTENT`,
-//! when set, replaces the file (neither is reported here).
+//! not parse is taken as holding no sign-in (not reported here).
+//!
+//! `OPENCODE_AUTH_CONTENT`, when set and not empty, replaces the file when
+//! its text parses as JSON (`Auth.all`: `JSON.parse` of the variable,
+//! else the file); its entries are then taken as written, without the
+//! file's check of `key` and `token`, so every entry whose `type` is
+//! `wellknown` makes OpenCode fetch its address's configuration
+//! (`Config.loadInstanceState` walks `Object.entries` of the sign-ins).
+//! Text that does not parse leaves the file in charge. Read in the
+//! shipped bundle of 1.18.33.
 //!
 //! An offline analysis cannot fetch that configuration: for each such
 //! entry one `user-config-unavailable` diagnostic names the layer by the
@@ -29,6 +37,20 @@ use serde_json::Value;
 /// The variable that moves OpenCode's data directory.
 pub(crate) const DATA_VAR: &str = "XDG_DATA_HOME";
 
+/// The variable whose JSON text replaces `auth.json`.
+pub(crate) const AUTH_CONTENT_VAR: &str = "OPENCODE_AUTH_CONTENT";
+
+/// Which sign-ins a text names: those of `auth.json`, which OpenCode
+/// decodes, or those of `OPENCODE_AUTH_CONTENT`, which it takes as
+/// written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Check {
+    /// `type`, `key` and `token` strings (`auth.json`).
+    Decoded,
+    /// `type` alone (`OPENCODE_AUTH_CONTENT`).
+    AsWritten,
+}
+
 /// `auth.json` in OpenCode's data directory on `machine`, as provenance
 /// names it (`~/.local/share/opencode/auth.json`,
 /// `$XDG_DATA_HOME/opencode/auth.json`).
@@ -38,22 +60,40 @@ fn auth_file(machine: &Machine) -> Option<RepoPath> {
         .join("opencode/auth.json")
 }
 
-/// The host names of the `wellknown` sign-ins of `text` (an `auth.json`),
-/// in file order: entries OpenCode decodes (`type`, `key` and `token`
-/// strings). Nothing for text that does not parse.
-fn signed_in_hosts(text: &str) -> Vec<String> {
+/// The host names of the `wellknown` sign-ins of `text` (an `auth.json`,
+/// or the text of `OPENCODE_AUTH_CONTENT`), in text order, the entries
+/// checked as `check` says. Nothing for text that does not parse or is
+/// not an object.
+fn signed_in_hosts(text: &str, check: Check) -> Vec<String> {
     let Ok(Value::Object(entries)) = serde_json::from_str::<Value>(text) else {
         return Vec::new();
+    };
+    let decoded = |v: &Value| {
+        v.get("key").is_some_and(Value::is_string) && v.get("token").is_some_and(Value::is_string)
     };
     entries
         .iter()
         .filter(|(_, v)| {
             v.get("type").and_then(Value::as_str) == Some("wellknown")
-                && v.get("key").is_some_and(Value::is_string)
-                && v.get("token").is_some_and(Value::is_string)
+                && (check == Check::AsWritten || decoded(v))
         })
         .map(|(url, _)| host_of(url))
         .collect()
+}
+
+/// The sign-ins OpenCode reads on `machine`: the text of
+/// `OPENCODE_AUTH_CONTENT` when it parses as JSON, else `auth.json`;
+/// with the source that names them and how their entries are checked.
+fn sign_ins(machine: &Machine) -> Option<(RepoPath, String, Check)> {
+    if let Some(text) = machine.text(AUTH_CONTENT_VAR) {
+        if serde_json::from_str::<Value>(text).is_ok() {
+            let path = RepoPath::on_machine(&format!("${AUTH_CONTENT_VAR}"), ".")?;
+            return Some((path, text.to_string(), Check::AsWritten));
+        }
+    }
+    let path = auth_file(machine)?;
+    let text = machine.read_text(&path, READ_LIMIT).ok()?;
+    Some((path, text.text.clone(), Check::Decoded))
 }
 
 /// The host name of the address `url`: no scheme, user, password, port,
@@ -70,20 +110,18 @@ fn host_of(url: &str) -> String {
 }
 
 /// The diagnostics for the remote layers the user's sign-ins on
-/// `machine` add, one per `wellknown` entry; empty when there is none
-/// (or no readable `auth.json`).
+/// `machine` add, one per `wellknown` entry, at `auth.json` or at
+/// `$OPENCODE_AUTH_CONTENT`; empty when there is none (or nothing
+/// readable holds sign-ins).
 pub(crate) fn layers(machine: &Machine) -> Vec<Diagnostic> {
-    let Some(path) = auth_file(machine) else {
-        return Vec::new();
-    };
-    let Ok(text) = machine.read_text(&path, READ_LIMIT) else {
+    let Some((path, text, check)) = sign_ins(machine) else {
         return Vec::new();
     };
     let source = SourceRef {
         scope: SourceScope::User,
         ..SourceRef::project(path.clone(), SourceFormat::Json)
     };
-    signed_in_hosts(&text.text)
+    signed_in_hosts(&text, check)
         .into_iter()
         .map(|host| {
             let host = if host.is_empty() {
@@ -130,9 +168,15 @@ mod tests {
           "https://c.example.com/": {"type": "wellknown", "key": "C", "token": "t3"}
         }"#;
         assert_eq!(
-            signed_in_hosts(text),
+            signed_in_hosts(text, Check::Decoded),
             vec!["a.example.com".to_string(), "c.example.com".to_string()]
         );
-        assert!(signed_in_hosts("{ not json").is_empty());
+        // The variable's entries are taken as written.
+        assert_eq!(
+            signed_in_hosts(text, Check::AsWritten),
+            ["a.example.com", "b.example.com", "c.example.com"]
+        );
+        assert!(signed_in_hosts("{ not json", Check::Decoded).is_empty());
+        assert!(signed_in_hosts("[1]", Check::AsWritten).is_empty());
     }
 }

@@ -18,8 +18,11 @@
 //! that leaves the plugin's folder gives no hooks (the loader's error).
 //! The hooks run in the plugin's folder, with `CLAUDE_PLUGIN_ROOT` its
 //! folder and `CLAUDE_PROJECT_DIR` the project's; they load with the
-//! user's hooks, so they are assumed to run without the folder's trust
-//! (the oracle's runs are trusted).
+//! user's hooks and run without the folder's trust: seen with 1.0.24 and
+//! 1.0.102 (case
+//! `oracle.hooks_copilot_gemini.home-copilot-plugin-hooks-untrusted`,
+//! `trusted_folders` naming another folder): every enabled plugin's hooks
+//! ran, while 1.0.102 ran none of the repository's.
 
 use super::{Origin, Release};
 use crate::json::{self, JsonFile, Loaded};

@@ -504,6 +504,11 @@ fn default_rows() -> Vec<Row> {
             Deny,
             "agent-home",
         ),
+        row(
+            bash("OPENCODE_AUTH_CONTENT='{}' opencode run hi"),
+            Deny,
+            "agent-home",
+        ),
         row(bash("declare -x COPILOT_HOME=/tmp/c"), Deny, "agent-home"),
         row(
             bash("bash -c 'OPENCODE_CONFIG_DIR=/tmp/o opencode'"),

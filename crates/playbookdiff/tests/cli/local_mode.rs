@@ -3270,3 +3270,289 @@ fn gemini_cli_lists_the_subagents_of_the_users_extensions() {
     let doc = run("0.34.0");
     assert_eq!(doc["subagents"][1]["applicability"], "effective");
 }
+
+/// The permission settings of `doc` as `(key, value, scope, honoured)`.
+fn permissions(doc: &Value) -> Vec<(String, String, String, String)> {
+    doc["permissions"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|p| {
+                    (
+                        p["key"].as_str().unwrap().to_string(),
+                        p["value"].as_str().unwrap().to_string(),
+                        p["source"]["scope"].as_str().unwrap().to_string(),
+                        p["honoured"]["state"].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn perm(key: &str, value: &str, scope: &str, honoured: &str) -> (String, String, String, String) {
+    (key.into(), value.into(), scope.into(), honoured.into())
+}
+
+/// Gemini CLI's policies beyond the oracle case
+/// (`oracle.local_gemini_policies.home-gemini-policies`): the system's
+/// `/etc/gemini-cli/policies` outranks the user's whatever the
+/// priorities (tier 5 over tier 4), each rule is in its layer with its
+/// lines, `mcpName` forms `mcp_SERVER_TOOL`, a `commandPrefix` list is one
+/// setting per prefix that refuses shell commands starting with it, an
+/// `interactive` rule depends on the session, a file that is not TOML is
+/// reported on its line and skipped, an `excludeTools` entry with
+/// arguments names no tool, a disabled extension gives nothing; in repo
+/// mode nothing of the machine is read and the workspace's policies are
+/// reported as ignored.
+#[test]
+fn gemini_cli_ranks_the_policies_of_each_tier() {
+    let t = tempfile::tempdir().unwrap();
+    let (repo, home, root) = (
+        t.path().join("repo"),
+        t.path().join("home"),
+        t.path().join("root"),
+    );
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    write(&repo, "GEMINI.md", "Project.\n");
+    write(
+        &repo,
+        ".gemini/policies/ws.toml",
+        "[[rule]]\ntoolName = \"glob\"\ndecision = \"deny\"\npriority = 1\n",
+    );
+    write(
+        &root,
+        "etc/gemini-cli/policies/admin.toml",
+        "[[rule]]\ntoolName = \"web_fetch\"\ndecision = \"deny\"\npriority = 0\n",
+    );
+    let user = r#"[[rule]]
+toolName = "web_fetch"
+decision = "allow"
+priority = 999
+
+[[rule]]
+toolName = "search"
+mcpName = "docs"
+decision = "deny"
+priority = 5
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = ["git push", "rm"]
+decision = "deny"
+priority = 5
+
+[[rule]]
+toolName = "glob"
+decision = "deny"
+priority = 5
+interactive = false
+"#;
+    write(&home, ".gemini/policies/user.toml", user);
+    write(
+        &home,
+        ".gemini/policies/bad.toml",
+        "[[rule]]\ntoolName = \n",
+    );
+    let ext = ".gemini/extensions";
+    write(
+        &home,
+        &format!("{ext}/kit/gemini-extension.json"),
+        r#"{"name": "kit", "version": "1.0.0", "excludeTools": ["run_shell_command(rm -rf)", "save_memory"]}"#,
+    );
+    write(
+        &home,
+        &format!("{ext}/off/gemini-extension.json"),
+        r#"{"name": "off", "version": "1.0.0", "excludeTools": ["glob"]}"#,
+    );
+    write(
+        &home,
+        &format!("{ext}/extension-enablement.json"),
+        r#"{"off": {"overrides": ["!/*"]}}"#,
+    );
+    let doc = compiled_for(t.path(), "gemini");
+    assert_eq!(
+        permissions(&doc),
+        [
+            perm("rule[1] deny", "web_fetch", "managed", "yes"),
+            perm("rule[1] allow", "web_fetch", "user", "no"),
+            perm("rule[2] deny", "mcp_docs_search", "user", "yes"),
+            perm(
+                "rule[3] deny",
+                "run_shell_command (commandPrefix \"git push\")",
+                "user",
+                "yes"
+            ),
+            perm(
+                "rule[3] deny",
+                "run_shell_command (commandPrefix \"rm\")",
+                "user",
+                "yes"
+            ),
+            perm("rule[4] deny", "glob", "user", "unknown"),
+            perm("excludeTools", "run_shell_command(rm -rf)", "plugin", "no"),
+            perm("excludeTools", "save_memory", "plugin", "yes"),
+        ]
+    );
+    let p = doc["permissions"].as_array().unwrap();
+    assert_eq!(
+        p[0]["source"]["path"],
+        "/etc/gemini-cli/policies/admin.toml"
+    );
+    assert_eq!(
+        p[0]["source"]["lines"],
+        serde_json::json!({"start": 1, "end": 4})
+    );
+    assert_eq!(p[0]["denies"]["action"], "web-fetch");
+    assert_eq!(
+        p[1]["honoured"]["source"]["path"],
+        "/etc/gemini-cli/policies/admin.toml"
+    );
+    assert_eq!(
+        p[3]["denies"],
+        serde_json::json!({"action": "shell", "pattern": "git push"})
+    );
+    assert_eq!(p[6]["source"]["plugin"], "extension:kit");
+    let codes: Vec<(&str, &str)> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap(),
+                d["source"]["path"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert!(
+        codes.contains(&("invalid-toml", "~/.gemini/policies/bad.toml")),
+        "{codes:?}"
+    );
+    assert!(
+        codes.contains(&("workspace-policies-ignored", ".gemini/policies/ws.toml")),
+        "{codes:?}"
+    );
+    let bad = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "invalid-toml")
+        .unwrap();
+    assert_eq!(bad["severity"], "warning");
+    assert_eq!(bad["source"]["lines"]["start"], 2);
+    // Repo mode reads no policy of the machine, and still reports the
+    // workspace's.
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .args(["compile", "--harness", "gemini", "--format", "json"])
+        .arg(&repo)
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(permissions(&doc).is_empty());
+    assert!(doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|d| d["code"] == "workspace-policies-ignored"));
+}
+
+/// `compile --harness HARNESS` in local mode with `env`, in `format`:
+/// the standard output.
+fn output_with_env(t: &Path, harness: &str, format: &str, env: &[(&str, &str)]) -> String {
+    let mut cmd = Command::cargo_bin("playbookdiff").unwrap();
+    // The repository is named relative to where the command runs, as
+    // the text's header prints it.
+    cmd.args(["compile", "--harness", harness, "--format", format, "repo"])
+        .args(["--mode", "local", "--managed-root", "root"])
+        .current_dir(t)
+        .env("HOME", t.join("home"))
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `OPENCODE_AUTH_CONTENT` replaces `auth.json` when it parses as JSON,
+/// its entries taken as written (a `wellknown` entry without a token is a
+/// sign-in too); each sign-in is named at `$OPENCODE_AUTH_CONTENT` by its
+/// host only: no token, key name, user, password, port, path, query or
+/// fragment, and no machine path, in JSON or in text. Text that does not
+/// parse leaves `auth.json` in charge.
+#[test]
+fn opencode_names_the_sign_ins_of_its_auth_content_by_host_only() {
+    let t = tempfile::tempdir().unwrap();
+    bare_machine(t.path());
+    let file = r#"{"https://file.example.com": {"type": "wellknown", "key": "F", "token": "t"}}"#;
+    write(
+        &t.path().join("home"),
+        ".local/share/opencode/auth.json",
+        file,
+    );
+    let content = serde_json::json!({
+        "https://bob:pw-2718-secret@Team.Example.org:9443/org/acme?tok=q-5151-secret#frag-77": {
+            "type": "wellknown", "key": "TEAM_TOKEN", "token": "tok-1234-secret"
+        },
+        "https://nokey.example.net": {"type": "wellknown"},
+        "openai": {"type": "api", "key": "sk-proj-9999-secret"}
+    })
+    .to_string();
+    let env = [("OPENCODE_AUTH_CONTENT", content.as_str())];
+    let json = output_with_env(t.path(), "opencode", "json", &env);
+    let text = output_with_env(t.path(), "opencode", "text", &env);
+    let root = t.path().to_string_lossy().into_owned();
+    for out in [&json, &text] {
+        for secret in [
+            "tok-1234",
+            "TEAM_TOKEN",
+            "pw-2718",
+            "bob",
+            "9443",
+            "acme",
+            "q-5151",
+            "frag-77",
+            "sk-proj",
+            root.as_str(),
+        ] {
+            assert!(!out.contains(secret), "{secret} printed");
+        }
+    }
+    let doc: Value = serde_json::from_str(&json).unwrap();
+    let named: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["source"]["path"] == "$OPENCODE_AUTH_CONTENT")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(named.len(), 2, "{named:?}");
+    assert!(named[0].contains("to `team.example.org`"), "{}", named[0]);
+    assert!(named[1].contains("to `nokey.example.net`"), "{}", named[1]);
+    assert!(!json.contains("file.example.com"), "auth.json was read");
+    // Text that is not JSON: the file's sign-in is named instead.
+    let doc = compiled_with_env(
+        t.path(),
+        "opencode",
+        &[("OPENCODE_AUTH_CONTENT", "{ not json")],
+    );
+    let paths: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| {
+            d["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("`wellknown`"))
+        })
+        .map(|d| d["source"]["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["~/.local/share/opencode/auth.json"]);
+}

@@ -2295,7 +2295,10 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s.push_str("(`startup-files`), which file each inlined import came from (`imports`),\n");
     s.push_str("the skills it lists (`skills`), the servers of `gemini mcp list` not\n");
     s.push_str("blocked, with their transport (`mcp-servers`), and the context files a scripted\n");
-    s.push_str("`read_file` of the target adds (`on-demand-files`). Subagents, commands,\n");
+    s.push_str("`read_file` of the target adds (`on-demand-files`); with a fixture home\n");
+    s.push_str("holding policies or extensions, the built-in tools the main request\n");
+    s.push_str("withholds or adds against a run with an empty home (`tools-withheld`,\n");
+    s.push_str("`tools-added`). Subagents, commands,\n");
     s.push_str("output styles and plugins are compared too, per surface below. What the\n");
     s.push_str("oracle cannot see is in `oracle/README.md`.\n\n");
     s.push_str("For Copilot CLI, with the repository trusted: the `<custom_instruction>`\n");

@@ -172,7 +172,10 @@ pub(crate) fn copilot(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
 /// and the user's extensions', its request lists in
 /// `<available_subagents>` (`subagents`), and the
 /// commands of the launch directory that run, by the name that runs them
-/// (`commands`); each when recorded.
+/// (`commands`), and the built-in tools the policies and extensions
+/// withhold from a headless run or add to it (`tools-withheld`,
+/// `tools-added`, against the tools an empty home's run offers); each
+/// when recorded.
 pub(crate) fn gemini(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
     let mut out = Vec::new();
     if let Some(theirs) = obs["startup"].get("subagentsListed") {
@@ -188,5 +191,54 @@ pub(crate) fn gemini(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
         let ours: BTreeSet<String> = cfg.commands.iter().map(|c| c.name.clone()).collect();
         out.push(("commands", joined(strings(theirs)), joined(ours)));
     }
+    if let Some(baseline) = obs.get("toolsBaseline") {
+        let baseline = strings(baseline);
+        let (withheld, offered) = gemini_headless_tools(cfg);
+        let ours = withheld.intersection(&baseline).cloned();
+        out.push((
+            "tools-withheld",
+            joined(strings(&obs["toolsWithheld"])),
+            joined(ours),
+        ));
+        let ours = offered.difference(&baseline).cloned();
+        out.push((
+            "tools-added",
+            joined(strings(&obs["toolsAdded"])),
+            joined(ours),
+        ));
+    }
     out
+}
+
+/// The tools Gemini CLI withholds from a headless run and those it offers
+/// there by the adapter's permission settings: a setting with a bare tool
+/// name (no condition, no wildcard) that is honoured decides every call
+/// of its tool; a deny withholds it, and so does an `ask_user` the
+/// adapter reports as a deny in a headless run (`permission-not-honoured`
+/// at its rule); an allow or another ask offers it.
+fn gemini_headless_tools(cfg: &EffectiveAgentConfig) -> (BTreeSet<String>, BTreeSet<String>) {
+    use playbookdiff_model::{DiagnosticCode, PermissionEffect, Verdict};
+    let headless_deny = |p: &playbookdiff_model::PermissionSetting| {
+        cfg.diagnostics.iter().any(|d| {
+            d.code == DiagnosticCode::PermissionNotHonoured
+                && d.source.as_ref() == Some(&p.source)
+                && d.message.contains(&format!("`{}`", p.value))
+        })
+    };
+    let (mut withheld, mut offered) = (BTreeSet::new(), BTreeSet::new());
+    let deciding = cfg
+        .permissions
+        .iter()
+        .filter(|p| p.honoured == Verdict::Yes && !p.value.contains([' ', '*', '(']));
+    for p in deciding {
+        let denies = p.effect == PermissionEffect::Deny
+            || (p.effect == PermissionEffect::Ask && headless_deny(p));
+        if denies {
+            withheld.insert(p.value.clone());
+        } else {
+            offered.insert(p.value.clone());
+        }
+    }
+    let offered = offered.difference(&withheld).cloned().collect();
+    (withheld, offered)
 }
