@@ -23,7 +23,8 @@ use crate::profile::{Fact, Profile};
 use crate::Compiler;
 use playbookdiff_adapter::ContextWindow;
 use playbookdiff_model::{
-    AdvertisementState, AggregateBudget, Applicability, BudgetCause, Diagnostic, DiagnosticCode, LoadPhase, Skill,
+    AdvertisementState, AggregateBudget, Applicability, BudgetCause, Diagnostic, DiagnosticCode,
+    LoadPhase, Skill,
 };
 use unicode_width::UnicodeWidthChar;
 
@@ -185,7 +186,13 @@ pub(crate) fn equal_share(cx: &mut Compiler<'_, '_>) {
     let skills = &cx.out.skills;
     let entries: u64 = listed
         .iter()
-        .map(|&i| units(&format!("- {}: {}", skills[i].name, listed_text(&skills[i]))))
+        .map(|&i| {
+            units(&format!(
+                "- {}: {}",
+                skills[i].name,
+                listed_text(&skills[i])
+            ))
+        })
         .sum();
     let n = listed.len() as u64;
     if n == 0 || entries + (n - 1) <= EQUAL_SHARE_BUDGET_UNITS {
@@ -203,12 +210,15 @@ pub(crate) fn equal_share(cx: &mut Compiler<'_, '_>) {
                 cut(&full, share)?
             };
             let kept = text.chars().count().saturating_sub(1) as u64;
-            Some(Shown { index: i, text, kept })
+            Some(Shown {
+                index: i,
+                text,
+                kept,
+            })
         })
         .collect();
-    let budget = format!(
-        "{EQUAL_SHARE_BUDGET_UNITS} UTF-16 code units, {share} for each description"
-    );
+    let budget =
+        format!("{EQUAL_SHARE_BUDGET_UNITS} UTF-16 code units, {share} for each description");
     apply(cx, &shown, &budget);
 }
 
@@ -224,7 +234,9 @@ fn window_budget(window: ContextWindow) -> u64 {
         ContextWindow::Tokens(n) => n.get(),
         ContextWindow::Unknown => UNKNOWN_WINDOW_TOKENS,
     };
-    ((tokens * CHARS_PER_TOKEN) as f64 * BUDGET_FRACTION).floor().max(1.0) as u64
+    ((tokens * CHARS_PER_TOKEN) as f64 * BUDGET_FRACTION)
+        .floor()
+        .max(1.0) as u64
 }
 
 /// The listing's whole budget for the advertisement of a skill of
@@ -232,7 +244,10 @@ fn window_budget(window: ContextWindow) -> u64 {
 /// code units, whatever the window, for [`Fit::EqualShare`]; 1% of the
 /// window for the later releases, computed for [`Fit::ByUse`]
 /// ([`window_budget`]); none before [`Fit::EqualShare`].
-pub(crate) fn aggregate_budget(profile: &Profile, window: ContextWindow) -> Option<AggregateBudget> {
+pub(crate) fn aggregate_budget(
+    profile: &Profile,
+    window: ContextWindow,
+) -> Option<AggregateBudget> {
     let fallback = crate::skills::BUDGET_FALLBACK_CHARS;
     match Fit::of(profile) {
         Fit::LeavesOut => None,
@@ -327,7 +342,12 @@ pub(crate) fn by_use(cx: &mut Compiler<'_, '_>) {
         })
         .collect();
     let certain: Vec<usize> = match &alone {
-        Some(a) => listed.iter().zip(a).filter(|(_, k)| !**k).map(|(&i, _)| i).collect(),
+        Some(a) => listed
+            .iter()
+            .zip(a)
+            .filter(|(_, k)| !**k)
+            .map(|(&i, _)| i)
+            .collect(),
         None => Vec::new(),
     };
     let words = format!(
@@ -340,6 +360,7 @@ pub(crate) fn by_use(cx: &mut Compiler<'_, '_>) {
         }
     );
     apply(cx, &shown, &words);
+    cx.out.assumptions.push(BY_USE_ASSUMPTION.to_string());
     for s in &shown {
         let cause = if certain.contains(&s.index) {
             BudgetCause::Certain
@@ -349,6 +370,12 @@ pub(crate) fn by_use(cx: &mut Compiler<'_, '_>) {
         cx.out.skills[s.index].advertisement.budget_cause = Some(cause);
     }
 }
+
+/// What [`by_use`] assumes when it shortens a listing: the skills' use,
+/// the model and the environment the analysis cannot see.
+const BY_USE_ASSUMPTION: &str = "The skill listing is computed for a fresh installation: no skill used yet (Claude Code \
+     keeps the descriptions of the most used skills first), the release's default model (a window of 1,000,000 tokens \
+     unless --context-window says otherwise) and no SLASH_COMMAND_TOOL_CHAR_BUDGET or skillListingBudgetFraction.";
 
 /// Gives each skill of `shown` its text, and reports them in one
 /// `skill-listing-shortened` diagnostic naming the budget (`words`).

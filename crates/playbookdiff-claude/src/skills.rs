@@ -12,8 +12,8 @@ use crate::settings::Settings;
 use crate::Compiler;
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
-    Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode,
-    Invocation, LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
+    Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
+    LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
 };
 use playbookdiff_source::{EntryKind, Resolved};
 use serde_json::Value;

@@ -1593,7 +1593,10 @@ fn c31_listing_shortened() {
         let full = skill(&cfg, &path(n)).description.clone().unwrap();
         assert!(full.starts_with(text.trim_end_matches('…')), "s{n:02}");
     }
-    let budget = skill(&cfg, &path(1)).advertisement.aggregate_budget.unwrap();
+    let budget = skill(&cfg, &path(1))
+        .advertisement
+        .aggregate_budget
+        .unwrap();
     assert_eq!(budget.computed_chars, Some(15_000));
     assert_eq!(diags(&cfg, D::SkillListingShortened).len(), 1);
     for (v, last_whole) in [("2.1.197", 22), ("2.1.332", 21)] {
@@ -1614,11 +1617,18 @@ fn c31_listing_shortened() {
             if dropped {
                 // The repository's forty skills alone fit 30,000 columns
                 // up to `s26`: the bundled skills drop the first ones.
-                let alone = if n <= 26 { BudgetCause::WithBundled } else { BudgetCause::Certain };
+                let alone = if n <= 26 {
+                    BudgetCause::WithBundled
+                } else {
+                    BudgetCause::Certain
+                };
                 assert_eq!(a.budget_cause, Some(alone), "{v} s{n:02}");
             }
         }
-        let budget = skill(&cfg, &path(1)).advertisement.aggregate_budget.unwrap();
+        let budget = skill(&cfg, &path(1))
+            .advertisement
+            .aggregate_budget
+            .unwrap();
         assert_eq!(budget.computed_chars, Some(30_000), "{v}");
         assert_eq!(diags(&cfg, D::SkillListingShortened).len(), 1, "{v}");
     }

@@ -267,7 +267,11 @@ fn the_aggregate_budget_diagnostic_stays_short_with_thousands_of_skills() {
     assert_eq!(dropped, 798);
     let d = diags(&cfg, D::SkillListingShortened);
     assert_eq!(d.len(), 1);
-    assert!(d[0].message.contains(&format!("{dropped} skills")), "{}", d[0].message);
+    assert!(
+        d[0].message.contains(&format!("{dropped} skills")),
+        "{}",
+        d[0].message
+    );
     assert!(d[0].message.chars().count() < 600, "{}", d[0].message);
 }
 
