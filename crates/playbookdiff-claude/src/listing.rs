@@ -41,7 +41,9 @@ pub(crate) const BUDGET_FRACTION: f64 = 0.01;
 
 /// Characters per token of the default model of 2.1.197 and 2.1.332
 /// (`GE` in 2.1.197 gives 3 for any model outside its list of older
-/// ones, which count 4).
+/// ones, which count 4). 2.1.129's `Mz$` counts 4 for every model
+/// (`g_6`); the release between that moved to the model's count is not
+/// bisected, so 2.1.129 to 2.1.196 are modelled with 3 too.
 const CHARS_PER_TOKEN: u64 = 3;
 
 /// The context window of the default model of 2.1.197 and 2.1.332, in
