@@ -24,6 +24,7 @@ pub mod imports;
 mod installed;
 mod instructions;
 mod json;
+mod listing;
 pub mod matcher;
 mod mcp;
 mod plugins;
@@ -36,7 +37,9 @@ mod tools;
 mod user;
 
 pub(crate) use playbookdiff_adapter::scope::strictly_below;
-use playbookdiff_adapter::{problems, Compilation, Declared, Request, Scope, Surface, SurfaceKind};
+use playbookdiff_adapter::{
+    problems, Compilation, ContextWindow, Declared, Request, Scope, Surface, SurfaceKind,
+};
 use playbookdiff_model::{
     AnalysisContext, Applicability, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
     LoadPhase, Mode, RepoPath, SourceFormat, SourceRef, SourceScope,
@@ -250,6 +253,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let profile = profile::Profile::for_version(req.version);
     let mut cx = Compiler::new(req.repo, req.context, profile, req.inputs.outside_root);
     cx.user = user::Places::of(req.inputs.machine, req.context.mode);
+    cx.context_window = req.inputs.context_window;
     user::notes(&mut cx);
     cx.walk_problems();
     let settings = settings::load(&mut cx);
@@ -326,6 +330,9 @@ pub(crate) struct Compiler<'a, 'r> {
     /// In local mode, where the user's and the machine's configuration
     /// lies ([`user::Places`]); `None` in repo mode.
     pub user: Option<user::Places<'a>>,
+    /// The model's context window (`--context-window`), which sizes the
+    /// skill listing's budget ([`listing`]).
+    pub context_window: ContextWindow,
     pub out: EffectiveAgentConfig,
     ids: HashMap<String, u32>,
     target_outside_reported: bool,
@@ -426,6 +433,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
             profile,
             outside,
             user: None,
+            context_window: ContextWindow::ReleaseDefault,
             out,
             ids: HashMap::new(),
             target_outside_reported: false,

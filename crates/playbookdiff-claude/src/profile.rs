@@ -113,15 +113,14 @@ pub enum Fact {
     NestedSkipsStartupFiles,
     /// The skill listing's budget shortens descriptions instead of leaving
     /// skills out: every skill stays listed. 2.1.19 cuts every description
-    /// to one equal share of the 15,000 characters (`…` at the end; names
-    /// only below 20 characters each; `cli.js`: 1,060 for case
-    /// `claude.c30_listing_char_budget`'s fourteen skills); later releases
-    /// take a share of the context window (`skillListingBudgetFraction`,
-    /// 1%) with a cap per description (`skillListingMaxDescChars`, 1,536),
-    /// both in 2.1.122's code. The adapter models all of them as the
-    /// later releases: a listing over the budget is at risk
-    /// (`budget-risk`), which descriptions are shortened is not decided
-    /// (the cap per description is [`Fact::SkillDescriptionCap`]'s).
+    /// longer than one equal share of 15,000 UTF-16 code units to the
+    /// share less one and `…` (names only when the share is below 20;
+    /// 2.1.19 `cli.js`, `u82`: 1,060 for case
+    /// `claude.c30_listing_char_budget`'s fourteen skills, 367 for case
+    /// `claude.c31_listing_shortened`'s forty), computed by the adapter
+    /// (`crate::listing`). Later releases change the budget
+    /// ([`Fact::SkillListingBudgetFromContextWindow`]) and how it is spent
+    /// ([`Fact::SkillListingDropsDescriptionsByUse`]).
     /// Before, the listing takes
     /// the skills in its order while their entries, each with a line end,
     /// fit in 15,000 characters (`SLASH_COMMAND_TOOL_CHAR_BUDGET`), and
@@ -131,6 +130,26 @@ pub enum Fact {
     /// `claude.c30_listing_char_budget`: 2.0.76 lists eleven of its
     /// fourteen skills, 2.0.77 to 2.1.18 twelve, 2.1.19 all fourteen).
     SkillListingShortensDescriptions,
+    /// The listing's budget is a share of the context window's characters
+    /// (2.1.32: 2% at four characters a token, 16,000 for 200,000 tokens;
+    /// 2.1.122: `skillListingBudgetFraction`, 1%), the bundled skills'
+    /// entries listed whole first in 2.1.122; the other descriptions are
+    /// cut to one equal share of the rest (2.1.122's `Q96` counts terminal
+    /// columns). The adapter
+    /// does not compute this share (the bundled skills change from release
+    /// to release): a listing over the budget is at risk (`budget-risk`).
+    /// Before, the budget is 15,000 UTF-16 code units
+    /// ([`Fact::SkillListingShortensDescriptions`]).
+    SkillListingBudgetFromContextWindow,
+    /// Over its budget the listing keeps each description whole (up to the
+    /// cap, [`Fact::SkillDescriptionCap`]) or drops it, the name staying
+    /// listed: the skills most used first, then in listing order, each
+    /// kept while its description fits what is left (2.1.197's `Yio` and
+    /// 2.1.332's `q3n` with their usage score; computed by the adapter in
+    /// `crate::listing` for a fresh installation, which has no usage).
+    /// Before, every description is cut to one equal share
+    /// ([`Fact::SkillListingBudgetFromContextWindow`]).
+    SkillListingDropsDescriptionsByUse,
     /// Each description of the skill listing is capped at 1,536
     /// characters (`skillListingMaxDescChars`): a longer one is cut to its
     /// first 1,535 and `…`. Before, no description is capped (the
@@ -183,6 +202,8 @@ impl Fact {
             Fact::LocalSettingsAtGitRoot => "LocalSettingsAtGitRoot",
             Fact::NestedSkipsStartupFiles => "NestedSkipsStartupFiles",
             Fact::SkillListingShortensDescriptions => "SkillListingShortensDescriptions",
+            Fact::SkillListingBudgetFromContextWindow => "SkillListingBudgetFromContextWindow",
+            Fact::SkillListingDropsDescriptionsByUse => "SkillListingDropsDescriptionsByUse",
             Fact::SkillDescriptionCap => "SkillDescriptionCap",
             Fact::MemoryTextTrimmed => "MemoryTextTrimmed",
             Fact::RulesInListingOrder => "RulesInListingOrder",
@@ -384,7 +405,21 @@ const TABLE: &[Row] = &[
         since: "2.1.19",
         until: None,
         summary: "The skill listing's budget shortens descriptions and lists every skill; before, the skills past its 15,000 characters are left out, whole.",
-        evidence: "bisected (case `claude.c30_listing_char_budget`, fourteen skills of 1,200-character descriptions): 2.1.18 lists twelve and notes `Showing 12 of 14 skills due to token limits`, 2.1.19 all fourteen, each description cut to 1,060 characters; 2.0.76 and 2.1.18 `cli.js` sum each entry's length and one until the sum passes `SLASH_COMMAND_TOOL_CHAR_BUDGET` (15000), 2.1.19's cuts every description to an equal share of it",
+        evidence: "bisected (case `claude.c30_listing_char_budget`, fourteen skills of 1,200-character descriptions): 2.1.18 lists twelve and notes `Showing 12 of 14 skills due to token limits`, 2.1.19 all fourteen, each description cut to 1,060 characters; 2.0.76 and 2.1.18 `cli.js` sum each entry's length and one until the sum passes `SLASH_COMMAND_TOOL_CHAR_BUDGET` (15000), 2.1.19's `u82` cuts every description longer than an equal share of it (case `claude.c31_listing_shortened`: 367 UTF-16 code units, a description of 367 whole, one of 368 cut)",
+    },
+    Row {
+        fact: Fact::SkillListingBudgetFromContextWindow,
+        since: "2.1.32",
+        until: None,
+        summary: "The skill listing's budget is a share of the context window instead of 15,000 characters; every description is cut to one equal share of it.",
+        evidence: "bisected (case `claude.c30_listing_char_budget`, fourteen skills of 1,200-character descriptions): 2.1.31 cuts each description to 1,060 characters, one share of 15,000, 2.1.32 to 1,131, one share of 16,000 (2% of a window of 200,000 tokens at four characters each); 2.1.122's `h5$` takes 1% (`skillListingBudgetFraction`) and lists the bundled skills whole first",
+    },
+    Row {
+        fact: Fact::SkillListingDropsDescriptionsByUse,
+        since: "2.1.129",
+        until: None,
+        summary: "Over its budget the skill listing keeps each description whole or drops it (the name stays), most used skills first, then in listing order.",
+        evidence: "bisected (case `claude.c30_listing_char_budget`, fourteen skills of 1,200-character descriptions): 2.1.128 cuts each description to 323 characters, 2.1.129 lists all fourteen whole; case `claude.c31_listing_shortened` (forty skills): 2.1.197 keeps `s01` to `s22` and `s38` to `s40` whole and lists `s23` to `s37` by name, 2.1.332 `s01` to `s21`; 2.1.197's `Yio` and 2.1.332's `q3n` spend what is left after the names, skill by skill, in order of use",
     },
     Row {
         fact: Fact::SkillDescriptionCap,
@@ -475,6 +510,8 @@ mod tests {
             Fact::LocalSettingsAtGitRoot,
             Fact::NestedSkipsStartupFiles,
             Fact::SkillListingShortensDescriptions,
+            Fact::SkillListingBudgetFromContextWindow,
+            Fact::SkillListingDropsDescriptionsByUse,
             Fact::SkillDescriptionCap,
             Fact::MemoryTextTrimmed,
             Fact::RulesInListingOrder,
@@ -511,5 +548,15 @@ mod tests {
         assert!(new.has(Fact::NestedSkipsStartupFiles));
         assert!(!Profile::for_version("2.0.76").has(Fact::SkillListingWithoutSource));
         assert!(Profile::for_version("2.0.77").has(Fact::SkillListingWithoutSource));
+        // The skill listing's three ways of spending its budget.
+        let fit = |v: &str| crate::listing::Fit::of(&Profile::for_version(v));
+        use crate::listing::Fit;
+        assert_eq!(fit("2.1.18"), Fit::LeavesOut);
+        assert_eq!(fit("2.1.19"), Fit::EqualShare);
+        assert_eq!(fit("2.1.31"), Fit::EqualShare);
+        assert_eq!(fit("2.1.32"), Fit::WindowShare);
+        assert_eq!(fit("2.1.128"), Fit::WindowShare);
+        assert_eq!(fit("2.1.129"), Fit::ByUse);
+        assert_eq!(fit("2.1.332"), Fit::ByUse);
     }
 }

@@ -12,8 +12,8 @@ use crate::settings::Settings;
 use crate::Compiler;
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
-    Advertisement, AdvertisementState, AggregateBudget, Applicability, Diagnostic, DiagnosticCode,
-    Invocation, LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
+    Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
+    LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
 };
 use playbookdiff_source::{EntryKind, Resolved};
 use serde_json::Value;
@@ -22,9 +22,6 @@ use std::collections::BTreeMap;
 /// Per-skill cap on `description` + `when_to_use`, in characters
 /// (`skillListingMaxDescChars`, harness facts A7).
 pub(crate) const DESCRIPTION_LIMIT_CHARS: u64 = 1536;
-/// Share of the context window for the whole listing
-/// (`skillListingBudgetFraction`).
-pub(crate) const BUDGET_FRACTION: f64 = 0.01;
 /// Characters assumed for the listing when the context window is unknown.
 pub(crate) const BUDGET_FALLBACK_CHARS: u64 = 8000;
 /// The whole listing's budget before [`Fact::SkillListingShortensDescriptions`],
@@ -401,7 +398,7 @@ fn skill(
         reason,
         description: read.description.clone(),
         invocation,
-        advertisement: advertisement(&cx.profile, state, read.desc_chars),
+        advertisement: advertisement(&cx.profile, cx.context_window, state, read.desc_chars),
         paths: read.paths.clone(),
         metadata_sources: Vec::new(),
         cross_references: Vec::new(),
@@ -409,25 +406,22 @@ fn skill(
 }
 
 /// A listed skill's advertisement under the release's budget: the
-/// per-skill cap from [`Fact::SkillDescriptionCap`] on; the share of the
-/// context window from [`Fact::SkillListingShortensDescriptions`] on
-/// (2.1.122's code; 2.1.19's equal share of 15,000 characters is modelled
-/// as it); before, neither (the whole listing's [`LISTING_CHAR_BUDGET`]
+/// per-skill cap from [`Fact::SkillDescriptionCap`] on; the listing's
+/// whole budget from [`Fact::SkillListingShortensDescriptions`] on, as
+/// [`crate::listing::aggregate_budget`] gives it for the context window
+/// `window`; before, neither (the whole listing's [`LISTING_CHAR_BUDGET`]
 /// is applied by [`budget`]).
 fn advertisement(
     profile: &crate::profile::Profile,
+    window: playbookdiff_adapter::ContextWindow,
     state: AdvertisementState,
     desc_chars: u64,
 ) -> Advertisement {
-    let shortens = profile.has(Fact::SkillListingShortensDescriptions);
     Advertisement {
         description_limit_chars: profile
             .has(Fact::SkillDescriptionCap)
             .then_some(DESCRIPTION_LIMIT_CHARS),
-        aggregate_budget: shortens.then_some(AggregateBudget {
-            max_context_fraction: BUDGET_FRACTION,
-            fallback_chars: BUDGET_FALLBACK_CHARS,
-        }),
+        aggregate_budget: crate::listing::aggregate_budget(profile, window),
         ..Advertisement::new(state, desc_chars)
     }
 }
@@ -947,25 +941,38 @@ fn shadow_below_machine_skill(cx: &mut Compiler<'_, '_>, idx: &[usize]) {
     }
 }
 
-/// The aggregate listing budget: 1% of the context window, 8,000
-/// characters when unknown. Never guesses which description is dropped.
-///
-/// Marks the skills listed at startup `budget-risk` when their listing
-/// (name, description up to the release's cap, [`DESCRIPTION_LIMIT_CHARS`], and 4
-/// characters each) passes [`BUDGET_FALLBACK_CHARS`]. In local mode the
-/// installed plugins' skills count, as listed (`plugin:name`), as
-/// Claude Code lists them with the others in one skill listing (seen
-/// with 2.1.197 and 2.1.332, case
-/// `oracle.local_user_layers.home-claude-plugins`), so it runs after
+/// The listing budget, as the release spends it
+/// ([`crate::listing::Fit`]): skills left out whole before
+/// [`Fact::SkillListingShortensDescriptions`] ([`listing_char_budget`]),
+/// descriptions cut to one equal share in 2.1.19
+/// ([`crate::listing::equal_share`]), at risk from
+/// [`Fact::SkillListingBudgetFromContextWindow`] ([`window_share_risk`]),
+/// kept whole or dropped from [`Fact::SkillListingDropsDescriptionsByUse`]
+/// ([`crate::listing::by_use`]). In local mode the installed plugins'
+/// skills count, as listed (`plugin:name`), as Claude Code lists them
+/// with the others in one skill listing (seen with 2.1.197 and 2.1.332,
+/// case `oracle.local_user_layers.home-claude-plugins`), so it runs after
 /// [`crate::plugins`].
-///
-/// Before [`Fact::SkillListingShortensDescriptions`] the budget is
-/// [`listing_char_budget`]'s instead.
 pub(crate) fn budget(cx: &mut Compiler<'_, '_>) {
-    if !cx.profile.has(Fact::SkillListingShortensDescriptions) {
-        listing_char_budget(cx);
-        return;
+    use crate::listing::Fit;
+    match Fit::of(&cx.profile) {
+        Fit::LeavesOut => listing_char_budget(cx),
+        Fit::EqualShare => crate::listing::equal_share(cx),
+        Fit::WindowShare => window_share_risk(cx),
+        Fit::ByUse => crate::listing::by_use(cx),
     }
+}
+
+/// The listing budget of [`Fact::SkillListingBudgetFromContextWindow`]
+/// before [`Fact::SkillListingDropsDescriptionsByUse`]: 1% of the context
+/// window, 8,000 characters when unknown, the bundled skills' entries
+/// first, every other description cut to an equal share in columns
+/// (2.1.122's `Q96`). Not computed (the bundled skills of those releases
+/// are not measured): marks the skills listed at startup `budget-risk`
+/// when their listing (name, description up to the release's cap,
+/// [`DESCRIPTION_LIMIT_CHARS`], and 4 characters each) passes
+/// [`BUDGET_FALLBACK_CHARS`].
+fn window_share_risk(cx: &mut Compiler<'_, '_>) {
     let listed = listed_at_startup(cx);
     let total: u64 = listed
         .iter()
@@ -986,8 +993,8 @@ pub(crate) fn budget(cx: &mut Compiler<'_, '_>) {
             DiagnosticCode::SkillBudgetRisk,
             format!(
                 "The skills listed at startup ({}) need about {total} characters; Claude Code's listing budget is 1% of \
-                 the context window ({BUDGET_FALLBACK_CHARS} characters when unknown), so descriptions of the least-used \
-                 skills may be dropped. Which ones depends on usage history; names stay listed.",
+                 the context window ({BUDGET_FALLBACK_CHARS} characters when unknown), with this release's bundled \
+                 skills listed first, so every description may be cut to one share of what is left.",
                 playbookdiff_model::remedy::count(listed.len(), "skill", "skills")
             ),
         ));

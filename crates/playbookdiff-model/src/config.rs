@@ -527,10 +527,19 @@ pub enum AdvertisementState {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AggregateBudget {
-    /// Fraction of the model context window for the whole listing.
+    /// Fraction of the model context window for the whole listing; 0 for
+    /// a budget that does not depend on the window (Claude Code 2.1.19's
+    /// 15,000 UTF-16 code units).
     pub max_context_fraction: f64,
-    /// Characters assumed when the context window is unknown.
+    /// Characters assumed when the context window is unknown (or the
+    /// fixed budget, for a fraction of 0).
     pub fallback_chars: u64,
+    /// The whole listing's budget this analysis computed from the context
+    /// window in force, in the harness's own count (Claude Code: UTF-16
+    /// code units in 2.1.19, terminal columns from 2.1.129 on); absent
+    /// when the adapter does not compute the listing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computed_chars: Option<u64>,
 }
 
 /// Advertisement of a skill to the model.
@@ -555,6 +564,12 @@ pub struct Advertisement {
     /// listing keeps (0 when only the name and path are listed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shown_description_chars: Option<u64>,
+    /// For a `shortened` skill whose harness fixes the text: the
+    /// description as the listing shows it, verbatim (its kept part and
+    /// `…`; empty when only the name is listed). Claude Code from 2.1.19
+    /// on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown_description: Option<String>,
     /// For a `shortened` or `omitted` skill: whether the repository's own
     /// skills already cause it (`certain`) or only together with skills
     /// outside the repository the analysis assumes (`with-bundled`: the
@@ -576,6 +591,7 @@ impl Advertisement {
             aggregate_budget: None,
             name_only: false,
             shown_description_chars: None,
+            shown_description: None,
             budget_cause: None,
         }
     }

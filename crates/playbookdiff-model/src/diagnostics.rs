@@ -522,7 +522,11 @@ declare_codes! {
     /// skills are not merged.
     SkillNameCollision = "skill-name-collision", Info, Behaviour, any, "0.1.0", "two skills share a name";
     /// The skill listing may exceed the documented budget, so descriptions
-    /// may be shortened or dropped; which ones depends on runtime state.
+    /// may be shortened or dropped, by how much the adapter does not
+    /// compute (Claude Code 2.1.32 to 2.1.128, whose share depends on the
+    /// release's bundled skills); or a description passes the cap per
+    /// description. Claude Code 2.1.19 to 2.1.31 and from 2.1.129 on:
+    /// `skill-listing-shortened` gives the text instead.
     SkillBudgetRisk = "skill-budget-risk", Warning, RepositoryProblem, any, "0.1.0", "skill descriptions may exceed the listing budget";
     /// Claude Code before 2.1.19, whose listing budget shortens
     /// descriptions instead: the skill listing keeps skills while their entries fit in
@@ -531,6 +535,17 @@ declare_codes! {
     /// the first skill left out and counts the others. Source: 2.0.76 and
     /// 2.0.77 `cli.js`; case `claude.c30_listing_char_budget`.
     SkillListingOverBudget = "skill-listing-over-budget", Warning, RepositoryProblem, "claude-code", "0.1.0", "skills left out of the listing by its 15,000-character budget";
+    /// Claude Code from 2.1.19 on: the skill listing passes its budget, so
+    /// descriptions are shortened as the release computes it: 2.1.19 cuts
+    /// each description longer than one equal share of 15,000 UTF-16 code
+    /// units; from 2.1.129 each description is kept whole or dropped (the
+    /// name stays listed), in listing order for a fresh installation,
+    /// against 1% of the context window at three characters a token, the
+    /// bundled skills' entries counted first. The message names the
+    /// shortened skills and the budget; each skill's advertisement holds
+    /// the text shown. Source: 2.1.19 `cli.js` (`u82`), 2.1.197 (`Yio`)
+    /// and 2.1.332 (`q3n`); case `claude.c31_listing_shortened`.
+    SkillListingShortened = "skill-listing-shortened", Warning, RepositoryProblem, "claude-code", "0.1.0", "the skill listing's budget shortens or drops descriptions";
     /// A `SKILL.md` sits deeper than `<skills-root>/<name>/SKILL.md` and is
     /// not discovered.
     SkillNotDiscovered = "skill-not-discovered", Warning, RepositoryProblem, any, "0.1.0", "a SKILL.md is not at a discoverable depth";

@@ -819,6 +819,7 @@ pub(crate) mod tests {
                 aggregate_budget: None,
                 name_only: false,
                 shown_description_chars: None,
+                shown_description: None,
                 budget_cause: None,
             },
             paths: None,

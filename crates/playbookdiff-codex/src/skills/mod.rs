@@ -144,6 +144,7 @@ fn aggregate_budget() -> AggregateBudget {
     AggregateBudget {
         max_context_fraction: SKILL_BUDGET_CONTEXT_FRACTION,
         fallback_chars: SKILL_BUDGET_FALLBACK_CHARS,
+        computed_chars: None,
     }
 }
 

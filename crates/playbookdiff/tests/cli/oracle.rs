@@ -509,7 +509,8 @@ fn claude_disagreements(
     // characters and `…`), as written: from 2.1.300 on both sides escape
     // `<` and `>` (`SkillDescriptionEscaped`). A description the listing
     // budget shortens depends on the agent's bundled skills and is left
-    // out (`shownDescriptionChars`).
+    // out (`shownDescriptionChars`) unless the adapter gives its text
+    // (`shownDescription`).
     let both: BTreeSet<&String> = listed.intersection(&advertised).collect();
     let described: BTreeSet<String> = obs["startup"]["skillsListed"]
         .as_array()
@@ -527,6 +528,11 @@ fn claude_disagreements(
         .iter()
         .filter(|s| told(s) && both.contains(&s.name))
         .map(|s| {
+            // The text the listing budget leaves, as the adapter computes
+            // it (2.1.19 to 2.1.31, and from 2.1.129 on).
+            if let Some(shown) = &s.advertisement.shown_description {
+                return format!("{}: {shown}", s.name);
+            }
             let d = s.description.clone().unwrap_or_default();
             let d = match s.advertisement.description_limit_chars {
                 Some(cap) if d.chars().count() as u64 > cap => {
@@ -539,18 +545,23 @@ fn claude_disagreements(
             format!("{}: {d}", s.name)
         })
         .collect();
-    // Skills whose description the budget shortens: compared by name only.
+    // Skills whose description the budget shortens to a text the adapter
+    // does not give: compared by name only.
     let shortened: BTreeSet<&str> = cfg
         .skills
         .iter()
-        .filter(|s| s.advertisement.shown_description_chars.is_some())
+        .filter(|s| {
+            s.advertisement.shown_description_chars.is_some()
+                && s.advertisement.shown_description.is_none()
+        })
         .map(|s| s.name.as_str())
         .collect();
     // A skill at the budget's risk (`budget-risk`: the listing may shorten
     // its description, by how much the context window decides): the
     // agent's description, cut and ended with `…`, agrees when it begins
-    // the adapter's (2.1.19 to 2.1.153 shorten case
-    // `claude.c30_listing_char_budget`'s descriptions, 2.1.197 does not).
+    // the adapter's (2.1.32 to 2.1.128 cut case
+    // `claude.c30_listing_char_budget`'s descriptions to a share the
+    // adapter does not compute).
     let at_risk: BTreeSet<&str> = cfg
         .skills
         .iter()

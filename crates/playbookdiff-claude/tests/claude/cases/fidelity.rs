@@ -1520,8 +1520,8 @@ fn listing(cfg: &playbookdiff_model::EffectiveAgentConfig) -> Vec<String> {
 /// entries as listed. 2.0.76 lists the XML entries of `cap-01` to `cap-11`,
 /// 2.0.77 to 2.1.18 the `- name: description` lines of `cap-01` to
 /// `cap-12`; the rest are omitted, whole, with one diagnostic at the first
-/// left out. From 2.1.19 the budget is a share of the context window and
-/// every skill is listed.
+/// left out. From 2.1.19 the budget shortens descriptions instead and
+/// every skill is listed (`c31_listing_shortened`).
 #[test]
 fn c30_listing_char_budget() {
     let caps = |n: usize| (1..=n).map(|i| format!("cap-{i:02}")).collect::<Vec<_>>();
@@ -1559,6 +1559,78 @@ fn c30_listing_char_budget() {
             playbookdiff_model::AdvertisementState::Omitted
         );
         assert_eq!(omitted.advertisement.description_limit_chars, None, "{v}");
+    }
+}
+
+/// The description each skill of a listing over its budget is shown with
+/// (case `claude.c31_listing_shortened`, forty skills, recorded with
+/// 2.1.19, 2.1.197 and 2.1.332). 2.1.19 cuts every description longer
+/// than one equal share of 15,000 UTF-16 code units (367) to 366 and `…`:
+/// `s05` (367) stays whole, `s06` (368) is cut, CJK text keeps 366
+/// characters and text with ten emoji 356, the short `s38` stays whole.
+/// From 2.1.129 each description is whole or dropped in listing order
+/// against 30,000 columns less the bundled skills: 2.1.197 drops `s23` to
+/// `s37`, 2.1.332 `s22` to `s37`; the short `s38` to `s40` still fit.
+#[test]
+fn c31_listing_shortened() {
+    use playbookdiff_model::{AdvertisementState, BudgetCause};
+    let path = |n: u32| format!(".claude/skills/s{n:02}/SKILL.md");
+    let cfg = compile("c31_listing_shortened", at_root().version("2.1.19"));
+    assert_eq!(listing(&cfg).len(), 40);
+    let shown = |n: u32| {
+        let a = &skill(&cfg, &path(n)).advertisement;
+        (a.state, a.shown_description.clone())
+    };
+    assert_eq!(shown(5), (AdvertisementState::Advertised, None));
+    assert_eq!(shown(38), (AdvertisementState::Advertised, None));
+    for (n, chars, units) in [(1, 367, 367), (6, 367, 367), (7, 367, 367), (8, 357, 367)] {
+        let (state, text) = shown(n);
+        let text = text.unwrap();
+        assert_eq!(state, AdvertisementState::Shortened, "s{n:02}");
+        assert!(text.ends_with('…'), "s{n:02}");
+        assert_eq!(text.chars().count(), chars, "s{n:02}");
+        assert_eq!(text.encode_utf16().count(), units, "s{n:02}");
+        let full = skill(&cfg, &path(n)).description.clone().unwrap();
+        assert!(full.starts_with(text.trim_end_matches('…')), "s{n:02}");
+    }
+    let budget = skill(&cfg, &path(1))
+        .advertisement
+        .aggregate_budget
+        .unwrap();
+    assert_eq!(budget.computed_chars, Some(15_000));
+    assert_eq!(diags(&cfg, D::SkillListingShortened).len(), 1);
+    for (v, last_whole) in [("2.1.197", 22), ("2.1.332", 21)] {
+        let cfg = compile("c31_listing_shortened", at_root().version(v));
+        assert_eq!(listing(&cfg).len(), 40, "{v}");
+        for n in 1..=40 {
+            let a = &skill(&cfg, &path(n)).advertisement;
+            let dropped = n > last_whole && n < 38;
+            // `s09` passes the cap per description (`skill-budget-risk`).
+            let want = if dropped {
+                (AdvertisementState::Shortened, Some(String::new()))
+            } else if n == 9 {
+                (AdvertisementState::BudgetRisk, None)
+            } else {
+                (AdvertisementState::Advertised, None)
+            };
+            assert_eq!((a.state, a.shown_description.clone()), want, "{v} s{n:02}");
+            if dropped {
+                // The repository's forty skills alone fit 30,000 columns
+                // up to `s26`: the bundled skills drop the first ones.
+                let alone = if n <= 26 {
+                    BudgetCause::WithBundled
+                } else {
+                    BudgetCause::Certain
+                };
+                assert_eq!(a.budget_cause, Some(alone), "{v} s{n:02}");
+            }
+        }
+        let budget = skill(&cfg, &path(1))
+            .advertisement
+            .aggregate_budget
+            .unwrap();
+        assert_eq!(budget.computed_chars, Some(30_000), "{v}");
+        assert_eq!(diags(&cfg, D::SkillListingShortened).len(), 1, "{v}");
     }
 }
 

@@ -199,9 +199,13 @@ fn a_description_over_the_per_skill_cap_is_a_budget_risk() {
     );
 }
 
+/// A listing over the budget of a release whose share the adapter does
+/// not compute (2.1.32 to 2.1.128: an equal share after the bundled
+/// skills) puts every listed skill at risk and drops none; 2.1.332's
+/// budget of 30,000 columns holds the six descriptions whole.
 #[test]
 fn a_listing_over_the_aggregate_budget_puts_every_listed_skill_at_risk_without_dropping_any() {
-    let cfg = compile("skill_listing_budget", at_root());
+    let cfg = compile("skill_listing_budget", at_root().version("2.1.122"));
     assert_eq!(cfg.skills.len(), 6);
     assert!(cfg
         .skills
@@ -214,12 +218,21 @@ fn a_listing_over_the_aggregate_budget_puts_every_listed_skill_at_risk_without_d
     let d = diags(&cfg, D::SkillBudgetRisk);
     assert_eq!(d.len(), 1);
     assert!(d[0].source.is_none());
+    let cfg = compile("skill_listing_budget", at_root());
+    assert!(cfg
+        .skills
+        .iter()
+        .all(|s| s.advertisement.state == Ad::Advertised));
+    assert!(diags(&cfg, D::SkillBudgetRisk).is_empty());
+    assert!(diags(&cfg, D::SkillListingShortened).is_empty());
 }
 
-/// Many skills over the listing budget: Claude Code's one aggregate
-/// `skill-budget-risk` diagnostic counts the skills instead of naming
-/// them, so it stays one short message whatever their number (the Codex
-/// listing budget once named all 10,000); every skill says it is at risk.
+/// Many skills over the listing budget: Claude Code's one diagnostic
+/// counts the skills instead of naming them all, so it stays one short
+/// message whatever their number (the Codex listing budget once named
+/// all 10,000): at risk with 2.1.122, whose share is not computed; with
+/// 2.1.332 the skills past 30,000 columns are listed by name only, and
+/// each one's advertisement says so.
 #[test]
 fn the_aggregate_budget_diagnostic_stays_short_with_thousands_of_skills() {
     const SKILLS: usize = 1_000;
@@ -232,7 +245,7 @@ fn the_aggregate_budget_diagnostic_stays_short_with_thousands_of_skills() {
             &format!("---\nname: {name}\ndescription: Does task number {i} of the project when asked.\n---\nBody.\n"),
         );
     }
-    let cfg = compile_dir(t.path(), &at_root());
+    let cfg = compile_dir(t.path(), &at_root().version("2.1.122"));
     assert_eq!(cfg.skills.len(), SKILLS);
     assert!(cfg
         .skills
@@ -242,6 +255,24 @@ fn the_aggregate_budget_diagnostic_stays_short_with_thousands_of_skills() {
     assert_eq!(d.len(), 1);
     assert!(d[0].message.contains("1000 skills"), "{}", d[0].message);
     assert!(d[0].message.chars().count() < 500, "{}", d[0].message);
+    let cfg = compile_dir(t.path(), &at_root());
+    let dropped = cfg
+        .skills
+        .iter()
+        .filter(|s| s.advertisement.shown_description.as_deref() == Some(""))
+        .count();
+    // Each name takes 13 columns and a line end, each description 47 to
+    // 49 more: 30,000 columns less 6,211 for the bundled skills and
+    // 14,000 for the names leave 9,790, which the first 202 fill.
+    assert_eq!(dropped, 798);
+    let d = diags(&cfg, D::SkillListingShortened);
+    assert_eq!(d.len(), 1);
+    assert!(
+        d[0].message.contains(&format!("{dropped} skills")),
+        "{}",
+        d[0].message
+    );
+    assert!(d[0].message.chars().count() < 600, "{}", d[0].message);
 }
 
 #[test]
