@@ -97,9 +97,10 @@ pub struct Facts {
     /// What the release does with a skill description over 1,024
     /// characters: refuses the skill, or lists it with the description cut.
     pub long_description: LongDescription,
-    /// The events a hook can be registered for (`HookEventName` in
-    /// openai/codex `codex-rs/hooks`, 0.171.0). The 0.142.3 row repeats
-    /// the 0.171.0 list: its own was not read.
+    /// The events a hook can be registered for: those the app server's
+    /// `hooks/list` lists when the project registers one hook for each
+    /// event of 0.171.0 (case `oracle.codex_hook_events`); a hook of any
+    /// other event is not loaded.
     pub hook_events: &'static [&'static str],
     /// `approval_policy = "untrusted"`, when it is the value the
     /// configuration layers leave, makes Codex refuse to start
@@ -136,7 +137,79 @@ pub struct Facts {
     pub skill_name_from_folder: bool,
 }
 
-/// The hook events of 0.171.0 (its code; surfaces and guard reference).
+/// The hook events of the first release whose app server lists hooks
+/// (0.128.0, case `oracle.codex_hook_events`): the window's first row's,
+/// as the releases before it are not observed (behaviour
+/// `codex.hooks-listed`).
+const HOOK_EVENTS_FIRST: &[&str] = &[
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "SessionStart",
+    "UserPromptSubmit",
+    "Stop",
+];
+
+/// The hook events from 0.129.0 on (case `oracle.codex_hook_events`).
+const HOOK_EVENTS_0_129: &[&str] = &[
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "UserPromptSubmit",
+    "Stop",
+];
+
+/// The hook events from 0.133.0 on (case `oracle.codex_hook_events`).
+const HOOK_EVENTS_0_133: &[&str] = &[
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "SubagentStart",
+    "SubagentStop",
+    "UserPromptSubmit",
+    "Stop",
+];
+
+/// The hook events from 0.145.0 on (case `oracle.codex_hook_events`).
+const HOOK_EVENTS_0_145: &[&str] = &[
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "SessionEnd",
+    "SubagentStart",
+    "SubagentStop",
+    "UserPromptSubmit",
+    "Stop",
+];
+
+/// The hook events from 0.150.0 on (case `oracle.codex_hook_events`).
+const HOOK_EVENTS_0_150: &[&str] = &[
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "SessionEnd",
+    "SubagentStart",
+    "SubagentStop",
+    "Interrupt",
+    "UserPromptSubmit",
+    "Stop",
+];
+
+/// The hook events from 0.164.0 on, those of the profiled 0.171.0 (case
+/// `oracle.codex_hook_events`; `StopFailure`, an event of its code, is
+/// not listed by `hooks/list`, and is left out).
 const HOOK_EVENTS_0_171: &[&str] = &[
     "PreModelRequest",
     "PreToolUse",
@@ -151,7 +224,6 @@ const HOOK_EVENTS_0_171: &[&str] = &[
     "Interrupt",
     "UserPromptSubmit",
     "Stop",
-    "StopFailure",
 ];
 
 /// One row of the table: the facts from release `from` on.
@@ -340,7 +412,7 @@ pub const TABLE: &[Row] = &[
             plugin_manifests: &[".codex-plugin/plugin.json"],
             refusal_prints: "failed to load configuration",
             long_description: LongDescription::Refused,
-            hook_events: HOOK_EVENTS_0_171,
+            hook_events: HOOK_EVENTS_FIRST,
             untrusted_policy_refused: false,
             on_failure_as_on_request: false,
             project_config: false,
@@ -359,7 +431,7 @@ pub const TABLE: &[Row] = &[
             plugin_manifests: &[".codex-plugin/plugin.json", ".claude-plugin/plugin.json"],
             refusal_prints: "failed to load configuration",
             long_description: LongDescription::Cut,
-            hook_events: HOOK_EVENTS_0_171,
+            hook_events: HOOK_EVENTS_0_133,
             untrusted_policy_refused: false,
             on_failure_as_on_request: false,
             project_config: true,
@@ -425,12 +497,16 @@ pub enum Fact {
     AgentsSkills,
     /// [`Facts::skill_name_from_folder`].
     SkillNameFromFolder,
+    /// [`Facts::hook_events`]: the events from the change's first
+    /// release on (each new event is its own change).
+    HookEvents(&'static [&'static str]),
 }
 
 impl Fact {
     /// Copies this field of `newer` into `facts` ([`Fact::ClaudePluginManifest`]
     /// and [`Fact::PluginManifests`] both copy [`Facts::plugin_manifests`]);
-    /// [`Fact::SystemSkills`] sets its own set, whatever `newer` holds.
+    /// [`Fact::SystemSkills`] and [`Fact::HookEvents`] set their own list,
+    /// whatever `newer` holds.
     fn take(self, facts: &mut Facts, newer: &Facts) {
         match self {
             Fact::DefaultContextWindow => {
@@ -438,6 +514,7 @@ impl Fact {
             }
             Fact::SkillPaths => facts.skill_paths = newer.skill_paths,
             Fact::SystemSkills(set) => facts.bundled_skills = set,
+            Fact::HookEvents(events) => facts.hook_events = events,
             Fact::UntrustedDropsAgentsMd => {
                 facts.untrusted_drops_agents_md = newer.untrusted_drops_agents_md
             }
@@ -579,6 +656,13 @@ pub const CHANGES: &[Change] = &[
         evidence: "bisected (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): `openai-docs` is listed with a description of 372 characters by 0.123.0, of 361 by 0.124.0",
     },
     Change {
+        fact: Fact::HookEvents(HOOK_EVENTS_0_129),
+        name: "hook_events_compact",
+        since: "0.129.0",
+        summary: "Hooks registered for `PreCompact` and `PostCompact` are loaded.",
+        evidence: "bisected (case `oracle.codex_hook_events`, a hook for each event of 0.171.0): the app server's `hooks/list` of 0.128.0 leaves out `PreCompact` and `PostCompact`, that of 0.129.0 lists them",
+    },
+    Change {
         fact: Fact::SystemSkills(SYSTEM_SKILLS_0_131),
         name: "system_skill_texts_0_131",
         since: "0.131.0",
@@ -598,6 +682,13 @@ pub const CHANGES: &[Change] = &[
         since: "0.133.0",
         summary: "The system skill `plugin-creator` has a new description (471 characters, was 368).",
         evidence: "bisected (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): `plugin-creator` is listed with a description of 368 characters by 0.132.0, of 471 by 0.133.0",
+    },
+    Change {
+        fact: Fact::HookEvents(HOOK_EVENTS_0_133),
+        name: "hook_events_subagent",
+        since: "0.133.0",
+        summary: "Hooks registered for `SubagentStart` and `SubagentStop` are loaded.",
+        evidence: "bisected (case `oracle.codex_hook_events`, a hook for each event of 0.171.0): the app server's `hooks/list` of 0.132.0 leaves out `SubagentStart` and `SubagentStop`, that of 0.133.0 lists them",
     },
     Change {
         fact: Fact::SystemSkills(SYSTEM_SKILLS_0_136),
@@ -633,6 +724,13 @@ pub const CHANGES: &[Change] = &[
         since: CURSOR_PLUGIN_SINCE,
         summary: "`.cursor-plugin/plugin.json` is a plugin manifest too: the skills below it are listed as `plugin:skill`.",
         evidence: "bisected (case `codex.x13_plugin_namespaces`): 0.144.6 lists the skill below a `.cursor-plugin` manifest as `three`, 0.145.0 as `cup:three`",
+    },
+    Change {
+        fact: Fact::HookEvents(HOOK_EVENTS_0_145),
+        name: "hook_event_session_end",
+        since: "0.145.0",
+        summary: "Hooks registered for `SessionEnd` are loaded.",
+        evidence: "bisected (case `oracle.codex_hook_events`, a hook for each event of 0.171.0): the app server's `hooks/list` of 0.144.6 leaves out `SessionEnd`, that of 0.145.0 lists it",
     },
     Change {
         fact: Fact::SkillPaths,
@@ -677,6 +775,13 @@ pub const CHANGES: &[Change] = &[
         evidence: "bisected (case `codex.x27_untrusted_project`, run with its trust entries): 0.149.1 sends the root AGENTS.md (`Root instructions.`), 0.150.0 none (openai/codex#41499)",
     },
     Change {
+        fact: Fact::HookEvents(HOOK_EVENTS_0_150),
+        name: "hook_event_interrupt",
+        since: "0.150.0",
+        summary: "Hooks registered for `Interrupt` are loaded.",
+        evidence: "bisected (case `oracle.codex_hook_events`, a hook for each event of 0.171.0): the app server's `hooks/list` of 0.149.1 leaves out `Interrupt`, that of 0.150.0 lists it",
+    },
+    Change {
         fact: Fact::FallbackNamesMustBePlain,
         name: "fallback_names_must_be_plain",
         since: "0.156.0",
@@ -689,6 +794,13 @@ pub const CHANGES: &[Change] = &[
         since: "0.159.0",
         summary: "The system skill `plugin-creator` is gone.",
         evidence: "bisected on the agent's code: the executable of 0.158.0 holds the skill `name: plugin-creator`, that of 0.159.0 does not; case `oracle.local_user_layers.home-codex-approval-on-failure` (trusted) lists it with 0.158.0, not with 0.159.0",
+    },
+    Change {
+        fact: Fact::HookEvents(HOOK_EVENTS_0_171),
+        name: "hook_event_pre_model_request",
+        since: "0.164.0",
+        summary: "Hooks registered for `PreModelRequest` are loaded.",
+        evidence: "bisected (case `oracle.codex_hook_events`, a hook for each event of 0.171.0): the app server's `hooks/list` of 0.163.0 leaves out `PreModelRequest`, that of 0.164.0 lists it",
     },
     Change {
         fact: Fact::SystemSkills(SYSTEM_SKILLS_0_171),
@@ -796,6 +908,18 @@ mod tests {
         assert_eq!(mid.bundled_skills, SYSTEM_SKILLS_0_148);
         assert!(!facts_for("0.142.5").on_failure_as_on_request);
         assert!(facts_for("0.143.0").on_failure_as_on_request);
+        assert_eq!(facts_for("0.128.0").hook_events.len(), 6);
+        assert!(facts_for("0.129.0").hook_events.contains(&"PreCompact"));
+        assert!(!facts_for("0.132.0").hook_events.contains(&"SubagentStart"));
+        assert!(facts_for("0.133.0").hook_events.contains(&"SubagentStop"));
+        assert!(!facts_for("0.144.6").hook_events.contains(&"SessionEnd"));
+        assert!(facts_for("0.145.0").hook_events.contains(&"SessionEnd"));
+        assert!(!facts_for("0.149.1").hook_events.contains(&"Interrupt"));
+        assert!(facts_for("0.150.0").hook_events.contains(&"Interrupt"));
+        assert!(!facts_for("0.163.0")
+            .hook_events
+            .contains(&"PreModelRequest"));
+        assert_eq!(facts_for("0.164.0").hook_events, HOOK_EVENTS_0_171);
         assert!(!facts_for("0.148.0").untrusted_policy_refused);
         assert!(facts_for("0.149.0").untrusted_policy_refused);
     }
