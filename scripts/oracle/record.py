@@ -1044,7 +1044,7 @@ SKILLS_SECTION = re.compile(
 def codex_prompt(items, norm, codex_home):
     """The AGENTS.md chain (`{cwd, text}` or None), the repository's and
     user's skills (name, description, path) and the system skills (name,
-    path) of the input items Codex sends the model. A skills section
+    path, description length in characters) of the input items Codex sends the model. A skills section
     inside the AGENTS.md message is a listing, not part of the chain: a
     message left with no text but the listing is no chain."""
     chain, skills, system = None, [], []
@@ -1082,8 +1082,10 @@ def codex_listed(text, norm, codex_home, skills, system):
         name, _, desc = head.partition(": ")
         if loc.startswith(str(codex_home / "skills" / ".system")):
             # The system skills Codex writes into its home: kept apart,
-            # by name and path, for a case with a home.
-            system.append({"name": name, "path": norm.path(loc)})
+            # by name, path and the length of the description listed (in
+            # characters: the listing budget counts it), for a case with
+            # a home.
+            system.append({"name": name, "path": norm.path(loc), "descriptionChars": len(desc)})
             continue
         skills.append({"name": name, "description": desc, "path": norm.path(loc)})
 

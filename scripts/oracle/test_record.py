@@ -194,6 +194,8 @@ class CodexPromptOfBothMethods(unittest.TestCase):
         self.assertEqual(chain, {"cwd": ".", "text": "Root.\n"})
         self.assertEqual([s["path"] for s in skills], [".agents/skills/kept/SKILL.md"])
         self.assertEqual([s["name"] for s in system], ["skill-creator"])
+        # The listed description's length, in characters ("Guide.").
+        self.assertEqual([s["descriptionChars"] for s in system], [6])
 
     def test_a_message_holding_only_the_listing_is_no_chain(self):
         chain, skills, _ = self.prompt(

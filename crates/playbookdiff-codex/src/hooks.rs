@@ -134,6 +134,11 @@ pub(crate) fn compile(
     for layer in input.project {
         out.extend(toml_hooks(cx, layer, &reading));
     }
+    // Codex loads no hook of an event the release does not have: its
+    // app server's `hooks/list` leaves it out (case
+    // `oracle.codex_hook_events`); the file keeps its
+    // `hook-event-unknown` diagnostic.
+    out.retain(|h| hook_events.contains(&h.event.as_str()));
     if let Some(at) = input
         .machine
         .as_ref()

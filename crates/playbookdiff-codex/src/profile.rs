@@ -47,7 +47,9 @@ pub enum LongDescription {
 
 /// A skill bundled with a release (`$CODEX_HOME/skills/.system/<name>`),
 /// installed on first start: it is listed before every repository skill
-/// and takes its share of the listing budget. Only its size is kept.
+/// and takes its share of the listing budget. Only its size is kept, as
+/// the release lists it (the recorder's `systemSkills`, with
+/// `descriptionChars`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BundledSkill {
     /// The skill's name.
@@ -95,9 +97,10 @@ pub struct Facts {
     /// What the release does with a skill description over 1,024
     /// characters: refuses the skill, or lists it with the description cut.
     pub long_description: LongDescription,
-    /// The events a hook can be registered for (`HookEventName` in
-    /// openai/codex `codex-rs/hooks`, 0.171.0). The 0.142.3 row repeats
-    /// the 0.171.0 list: its own was not read.
+    /// The events a hook can be registered for: those the app server's
+    /// `hooks/list` lists when the project registers one hook for each
+    /// event of 0.171.0 (case `oracle.codex_hook_events`); a hook of any
+    /// other event is not loaded.
     pub hook_events: &'static [&'static str],
     /// `approval_policy = "untrusted"`, when it is the value the
     /// configuration layers leave, makes Codex refuse to start
@@ -134,7 +137,79 @@ pub struct Facts {
     pub skill_name_from_folder: bool,
 }
 
-/// The hook events of 0.171.0 (its code; surfaces and guard reference).
+/// The hook events of the first release whose app server lists hooks
+/// (0.128.0, case `oracle.codex_hook_events`): the window's first row's,
+/// as the releases before it are not observed (behaviour
+/// `codex.hooks-listed`).
+const HOOK_EVENTS_FIRST: &[&str] = &[
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "SessionStart",
+    "UserPromptSubmit",
+    "Stop",
+];
+
+/// The hook events from 0.129.0 on (case `oracle.codex_hook_events`).
+const HOOK_EVENTS_0_129: &[&str] = &[
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "UserPromptSubmit",
+    "Stop",
+];
+
+/// The hook events from 0.133.0 on (case `oracle.codex_hook_events`).
+const HOOK_EVENTS_0_133: &[&str] = &[
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "SubagentStart",
+    "SubagentStop",
+    "UserPromptSubmit",
+    "Stop",
+];
+
+/// The hook events from 0.145.0 on (case `oracle.codex_hook_events`).
+const HOOK_EVENTS_0_145: &[&str] = &[
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "SessionEnd",
+    "SubagentStart",
+    "SubagentStop",
+    "UserPromptSubmit",
+    "Stop",
+];
+
+/// The hook events from 0.150.0 on (case `oracle.codex_hook_events`).
+const HOOK_EVENTS_0_150: &[&str] = &[
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "SessionEnd",
+    "SubagentStart",
+    "SubagentStop",
+    "Interrupt",
+    "UserPromptSubmit",
+    "Stop",
+];
+
+/// The hook events from 0.164.0 on, those of the profiled 0.171.0 (case
+/// `oracle.codex_hook_events`; `StopFailure`, an event of its code, is
+/// not listed by `hooks/list`, and is left out).
 const HOOK_EVENTS_0_171: &[&str] = &[
     "PreModelRequest",
     "PreToolUse",
@@ -149,7 +224,6 @@ const HOOK_EVENTS_0_171: &[&str] = &[
     "Interrupt",
     "UserPromptSubmit",
     "Stop",
-    "StopFailure",
 ];
 
 /// One row of the table: the facts from release `from` on.
@@ -161,50 +235,138 @@ pub struct Row {
     pub facts: Facts,
 }
 
-/// Bundled skills of 0.142.3 (seen in its listing with an empty
-/// `CODEX_HOME`).
-const BUNDLED_0_142: &[BundledSkill] = &[
+/// A system skill of `name` whose description is `description_chars`
+/// characters long.
+const fn skill(name: &'static str, description_chars: usize) -> BundledSkill {
     BundledSkill {
-        name: "imagegen",
-        description_chars: 570,
-    },
-    BundledSkill {
-        name: "openai-docs",
-        description_chars: 447,
-    },
-    BundledSkill {
-        name: "plugin-creator",
-        description_chars: 471,
-    },
-    BundledSkill {
-        name: "skill-creator",
-        description_chars: 225,
-    },
-    BundledSkill {
-        name: "skill-installer",
-        description_chars: 225,
-    },
+        name,
+        description_chars,
+    }
+}
+
+// The system skills each release writes, named after the first release
+// that writes them, as listed with an empty `CODEX_HOME` (case
+// `oracle.local_user_layers.home-codex-approval-untrusted`, trusted, to
+// 0.148.0; `...home-codex-approval-on-failure` after, which every release
+// starts): each set's first release in [`CHANGES`].
+
+/// 0.77.0 to 0.110.0, and 0.113.0 to 0.114.0: two skills.
+const SYSTEM_SKILLS_0_77: &[BundledSkill] =
+    &[skill("skill-creator", 225), skill("skill-installer", 225)];
+
+/// 0.111.0 alone: `slides` and `spreadsheets` added, gone again in
+/// 0.113.0 (0.112.0 was not published).
+const SYSTEM_SKILLS_0_111: &[BundledSkill] = &[
+    skill("skill-creator", 225),
+    skill("skill-installer", 225),
+    skill("slides", 143),
+    skill("spreadsheets", 151),
 ];
 
-/// Bundled skills of 0.171.0 (seen in its listing with an empty
-/// `CODEX_HOME`).
-const BUNDLED_0_171: &[BundledSkill] = &[
-    BundledSkill {
-        name: "imagegen",
-        description_chars: 570,
-    },
-    BundledSkill {
-        name: "openai-docs",
-        description_chars: 624,
-    },
-    BundledSkill {
-        name: "skill-creator",
-        description_chars: 106,
-    },
-    BundledSkill {
-        name: "skill-installer",
-        description_chars: 225,
-    },
+/// 0.115.0 and 0.116.0: `openai-docs` added.
+const SYSTEM_SKILLS_0_115: &[BundledSkill] = &[
+    skill("openai-docs", 372),
+    skill("skill-creator", 225),
+    skill("skill-installer", 225),
+];
+
+/// 0.117.0 to 0.123.0: `imagegen` and `plugin-creator` added.
+const SYSTEM_SKILLS_0_117: &[BundledSkill] = &[
+    skill("imagegen", 570),
+    skill("openai-docs", 372),
+    skill("plugin-creator", 397),
+    skill("skill-creator", 225),
+    skill("skill-installer", 225),
+];
+
+/// 0.124.0 to 0.130.0: `openai-docs` described anew.
+const SYSTEM_SKILLS_0_124: &[BundledSkill] = &[
+    skill("imagegen", 570),
+    skill("openai-docs", 361),
+    skill("plugin-creator", 397),
+    skill("skill-creator", 225),
+    skill("skill-installer", 225),
+];
+
+/// 0.131.0: `plugin-creator` described anew.
+const SYSTEM_SKILLS_0_131: &[BundledSkill] = &[
+    skill("imagegen", 570),
+    skill("openai-docs", 361),
+    skill("plugin-creator", 412),
+    skill("skill-creator", 225),
+    skill("skill-installer", 225),
+];
+
+/// 0.132.0: `plugin-creator` described anew.
+const SYSTEM_SKILLS_0_132: &[BundledSkill] = &[
+    skill("imagegen", 570),
+    skill("openai-docs", 361),
+    skill("plugin-creator", 368),
+    skill("skill-creator", 225),
+    skill("skill-installer", 225),
+];
+
+/// 0.133.0 to 0.135.0: `plugin-creator` described anew.
+const SYSTEM_SKILLS_0_133: &[BundledSkill] = &[
+    skill("imagegen", 570),
+    skill("openai-docs", 361),
+    skill("plugin-creator", 471),
+    skill("skill-creator", 225),
+    skill("skill-installer", 225),
+];
+
+/// 0.136.0 to 0.144.6: `openai-docs` described anew; the set of the
+/// profiled 0.142.3.
+const SYSTEM_SKILLS_0_136: &[BundledSkill] = &[
+    skill("imagegen", 570),
+    skill("openai-docs", 447),
+    skill("plugin-creator", 471),
+    skill("skill-creator", 225),
+    skill("skill-installer", 225),
+];
+
+/// 0.145.0 to 0.146.1: `openai-docs` described anew.
+const SYSTEM_SKILLS_0_145: &[BundledSkill] = &[
+    skill("imagegen", 570),
+    skill("openai-docs", 496),
+    skill("plugin-creator", 471),
+    skill("skill-creator", 225),
+    skill("skill-installer", 225),
+];
+
+/// 0.147.0: `openai-docs` described anew.
+const SYSTEM_SKILLS_0_147: &[BundledSkill] = &[
+    skill("imagegen", 570),
+    skill("openai-docs", 459),
+    skill("plugin-creator", 471),
+    skill("skill-creator", 225),
+    skill("skill-installer", 225),
+];
+
+/// 0.148.0 to 0.158.0: `skill-creator` described anew.
+const SYSTEM_SKILLS_0_148: &[BundledSkill] = &[
+    skill("imagegen", 570),
+    skill("openai-docs", 459),
+    skill("plugin-creator", 471),
+    skill("skill-creator", 106),
+    skill("skill-installer", 225),
+];
+
+/// 0.159.0 to 0.168.0: `plugin-creator` gone.
+const SYSTEM_SKILLS_0_159: &[BundledSkill] = &[
+    skill("imagegen", 570),
+    skill("openai-docs", 459),
+    skill("skill-creator", 106),
+    skill("skill-installer", 225),
+];
+
+/// 0.169.0 on, the set of the profiled 0.171.0: `openai-docs` described
+/// anew.
+const SYSTEM_SKILLS_0_171: &[BundledSkill] = &[
+    skill("imagegen", 570),
+    skill("openai-docs", 624),
+    skill("skill-creator", 106),
+    skill("skill-installer", 225),
 ];
 
 /// The marker each profiled release writes beside its system skills
@@ -237,10 +399,8 @@ pub fn system_skills_marker(version: &str) -> Option<&'static str> {
 pub const TABLE: &[Row] = &[
     // Only the facts bisection found to change before 0.142.3 differ from
     // the next row; the others are that row's, which the sampled releases
-    // (`oracle/bisect/codex.older.json`) did not contradict, but for the
-    // system skills of 0.77.0 to 0.114.0: two (`skill-creator`,
-    // `skill-installer`), five from 0.115.0 (behaviour
-    // `codex.system-skills-five`, not modelled).
+    // (`oracle/bisect/codex.older.json`) did not contradict. The system
+    // skills go through the sets of [`CHANGES`].
     Row {
         from: FIRST_MODELLED,
         facts: Facts {
@@ -252,7 +412,7 @@ pub const TABLE: &[Row] = &[
             plugin_manifests: &[".codex-plugin/plugin.json"],
             refusal_prints: "failed to load configuration",
             long_description: LongDescription::Refused,
-            hook_events: HOOK_EVENTS_0_171,
+            hook_events: HOOK_EVENTS_FIRST,
             untrusted_policy_refused: false,
             on_failure_as_on_request: false,
             project_config: false,
@@ -265,13 +425,13 @@ pub const TABLE: &[Row] = &[
         facts: Facts {
             default_context_window: 272_000,
             skill_paths: SkillPathStyle::Absolute,
-            bundled_skills: BUNDLED_0_142,
+            bundled_skills: SYSTEM_SKILLS_0_136,
             untrusted_drops_agents_md: false,
             fallback_names_must_be_plain: false,
             plugin_manifests: &[".codex-plugin/plugin.json", ".claude-plugin/plugin.json"],
             refusal_prints: "failed to load configuration",
             long_description: LongDescription::Cut,
-            hook_events: HOOK_EVENTS_0_171,
+            hook_events: HOOK_EVENTS_0_133,
             untrusted_policy_refused: false,
             on_failure_as_on_request: false,
             project_config: true,
@@ -284,7 +444,7 @@ pub const TABLE: &[Row] = &[
         facts: Facts {
             default_context_window: 500_000,
             skill_paths: SkillPathStyle::Aliased,
-            bundled_skills: BUNDLED_0_171,
+            bundled_skills: SYSTEM_SKILLS_0_171,
             untrusted_drops_agents_md: true,
             fallback_names_must_be_plain: true,
             plugin_manifests: &[
@@ -311,10 +471,10 @@ pub enum Fact {
     DefaultContextWindow,
     /// [`Facts::skill_paths`].
     SkillPaths,
-    /// [`Facts::bundled_skills`]: the release writes system skills.
-    SystemSkills,
-    /// [`Facts::bundled_skills`]: those of 0.171.0.
-    BundledSkills,
+    /// [`Facts::bundled_skills`]: the set a release writes from the
+    /// change's first release on (each set is its own change: skills
+    /// added, removed or described anew).
+    SystemSkills(&'static [BundledSkill]),
     /// [`Facts::untrusted_drops_agents_md`].
     UntrustedDropsAgentsMd,
     /// [`Facts::fallback_names_must_be_plain`].
@@ -337,20 +497,24 @@ pub enum Fact {
     AgentsSkills,
     /// [`Facts::skill_name_from_folder`].
     SkillNameFromFolder,
+    /// [`Facts::hook_events`]: the events from the change's first
+    /// release on (each new event is its own change).
+    HookEvents(&'static [&'static str]),
 }
 
 impl Fact {
     /// Copies this field of `newer` into `facts` ([`Fact::ClaudePluginManifest`]
-    /// and [`Fact::PluginManifests`] both copy [`Facts::plugin_manifests`],
-    /// [`Fact::SystemSkills`] and [`Fact::BundledSkills`]
-    /// [`Facts::bundled_skills`]).
+    /// and [`Fact::PluginManifests`] both copy [`Facts::plugin_manifests`]);
+    /// [`Fact::SystemSkills`] and [`Fact::HookEvents`] set their own list,
+    /// whatever `newer` holds.
     fn take(self, facts: &mut Facts, newer: &Facts) {
         match self {
             Fact::DefaultContextWindow => {
                 facts.default_context_window = newer.default_context_window
             }
             Fact::SkillPaths => facts.skill_paths = newer.skill_paths,
-            Fact::SystemSkills | Fact::BundledSkills => facts.bundled_skills = newer.bundled_skills,
+            Fact::SystemSkills(set) => facts.bundled_skills = set,
+            Fact::HookEvents(events) => facts.hook_events = events,
             Fact::UntrustedDropsAgentsMd => {
                 facts.untrusted_drops_agents_md = newer.untrusted_drops_agents_md
             }
@@ -422,11 +586,11 @@ pub const CURSOR_PLUGIN_SINCE: &str = "0.145.0";
 /// its field of [`Facts`].
 pub const CHANGES: &[Change] = &[
     Change {
-        fact: Fact::SystemSkills,
+        fact: Fact::SystemSkills(SYSTEM_SKILLS_0_77),
         name: "system_skills",
         since: SYSTEM_SKILLS_SINCE,
-        summary: "The release writes its bundled system skills into `$CODEX_HOME/skills/.system` on start and lists them first.",
-        evidence: "bisected through `codex exec` (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): 0.75.0 lists no system skill, 0.77.0 `skill-creator` and `skill-installer`",
+        summary: "The release writes its bundled system skills into `$CODEX_HOME/skills/.system` on start and lists them first: `skill-creator` and `skill-installer`.",
+        evidence: "bisected through `codex exec` (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): 0.75.0 lists no system skill, 0.77.0 `skill-creator` and `skill-installer` (descriptions of 225 and 225 characters)",
     },
     Change {
         fact: Fact::ProjectConfig,
@@ -450,11 +614,88 @@ pub const CHANGES: &[Change] = &[
         evidence: "bisected through `codex exec` (case `codex.x27_untrusted_project`, trusted): 0.107.0 lists no skill, 0.110.0 `kept`, whose `SKILL.md` has a description and no name",
     },
     Change {
+        fact: Fact::SystemSkills(SYSTEM_SKILLS_0_111),
+        name: "system_skills_slides",
+        since: "0.111.0",
+        summary: "The system skills gain `slides` and `spreadsheets`.",
+        evidence: "bisected through `codex exec` (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): 0.110.0 lists `skill-creator` and `skill-installer`, 0.111.0 `slides` (143 characters) and `spreadsheets` (151) too",
+    },
+    Change {
+        fact: Fact::SystemSkills(SYSTEM_SKILLS_0_77),
+        name: "system_skills_slides_gone",
+        since: "0.113.0",
+        summary: "The system skills `slides` and `spreadsheets` are gone again.",
+        evidence: "bisected through `codex exec` (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): 0.111.0 lists `slides` and `spreadsheets`, 0.113.0 (the next release) neither",
+    },
+    Change {
+        fact: Fact::SystemSkills(SYSTEM_SKILLS_0_115),
+        name: "system_skills_openai_docs",
+        since: "0.115.0",
+        summary: "The system skills gain `openai-docs`.",
+        evidence: "bisected through `codex exec` (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): 0.114.0 lists `skill-creator` and `skill-installer`, 0.115.0 `openai-docs` (372 characters) too",
+    },
+    Change {
+        fact: Fact::SystemSkills(SYSTEM_SKILLS_0_117),
+        name: "system_skills_five",
+        since: "0.117.0",
+        summary: "The system skills gain `imagegen` and `plugin-creator`: five.",
+        evidence: "bisected through `codex exec` (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): 0.116.0 lists three system skills, 0.117.0 `imagegen` (570 characters) and `plugin-creator` (397) too",
+    },
+    Change {
         fact: Fact::ClaudePluginManifest,
         name: "claude_plugin_manifest",
         since: CLAUDE_PLUGIN_SINCE,
         summary: "`.claude-plugin/plugin.json` is a plugin manifest too: the skills below it are listed as `plugin:skill`.",
         evidence: "bisected (case `codex.x13_plugin_namespaces`): 0.121.0 lists the skill below a `.claude-plugin` manifest as `two` and one below it inside a `.codex-plugin` plugin as `outer:nine`, 0.122.0 as `clp:two` and `inner:nine`",
+    },
+    Change {
+        fact: Fact::SystemSkills(SYSTEM_SKILLS_0_124),
+        name: "system_skill_texts_0_124",
+        since: "0.124.0",
+        summary: "The system skill `openai-docs` has a new description (361 characters, was 372).",
+        evidence: "bisected (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): `openai-docs` is listed with a description of 372 characters by 0.123.0, of 361 by 0.124.0",
+    },
+    Change {
+        fact: Fact::HookEvents(HOOK_EVENTS_0_129),
+        name: "hook_events_compact",
+        since: "0.129.0",
+        summary: "Hooks registered for `PreCompact` and `PostCompact` are loaded.",
+        evidence: "bisected (case `oracle.codex_hook_events`, a hook for each event of 0.171.0): the app server's `hooks/list` of 0.128.0 leaves out `PreCompact` and `PostCompact`, that of 0.129.0 lists them",
+    },
+    Change {
+        fact: Fact::SystemSkills(SYSTEM_SKILLS_0_131),
+        name: "system_skill_texts_0_131",
+        since: "0.131.0",
+        summary: "The system skill `plugin-creator` has a new description (412 characters, was 397).",
+        evidence: "bisected (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): `plugin-creator` is listed with a description of 397 characters by 0.130.0, of 412 by 0.131.0",
+    },
+    Change {
+        fact: Fact::SystemSkills(SYSTEM_SKILLS_0_132),
+        name: "system_skill_texts_0_132",
+        since: "0.132.0",
+        summary: "The system skill `plugin-creator` has a new description (368 characters, was 412).",
+        evidence: "bisected (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): `plugin-creator` is listed with a description of 412 characters by 0.131.0, of 368 by 0.132.0",
+    },
+    Change {
+        fact: Fact::SystemSkills(SYSTEM_SKILLS_0_133),
+        name: "system_skill_texts_0_133",
+        since: "0.133.0",
+        summary: "The system skill `plugin-creator` has a new description (471 characters, was 368).",
+        evidence: "bisected (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): `plugin-creator` is listed with a description of 368 characters by 0.132.0, of 471 by 0.133.0",
+    },
+    Change {
+        fact: Fact::HookEvents(HOOK_EVENTS_0_133),
+        name: "hook_events_subagent",
+        since: "0.133.0",
+        summary: "Hooks registered for `SubagentStart` and `SubagentStop` are loaded.",
+        evidence: "bisected (case `oracle.codex_hook_events`, a hook for each event of 0.171.0): the app server's `hooks/list` of 0.132.0 leaves out `SubagentStart` and `SubagentStop`, that of 0.133.0 lists them",
+    },
+    Change {
+        fact: Fact::SystemSkills(SYSTEM_SKILLS_0_136),
+        name: "system_skill_texts_0_136",
+        since: "0.136.0",
+        summary: "The system skill `openai-docs` has a new description (447 characters, was 361).",
+        evidence: "bisected (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): `openai-docs` is listed with a description of 361 characters by 0.135.0, of 447 by 0.136.0",
     },
     Change {
         fact: Fact::LongDescription,
@@ -471,11 +712,25 @@ pub const CHANGES: &[Change] = &[
         evidence: "bisected (case `oracle.local_user_layers.home-codex-approval-on-failure`, the user's `approval_policy = \"on-failure\"`): 0.142.5 tells the model the `on-failure` policy, 0.143.0 the `on-request` one",
     },
     Change {
+        fact: Fact::SystemSkills(SYSTEM_SKILLS_0_145),
+        name: "system_skill_texts_0_145",
+        since: "0.145.0",
+        summary: "The system skill `openai-docs` has a new description (496 characters, was 447).",
+        evidence: "bisected (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): `openai-docs` is listed with a description of 447 characters by 0.144.6, of 496 by 0.145.0",
+    },
+    Change {
         fact: Fact::PluginManifests,
         name: "plugin_manifests",
         since: CURSOR_PLUGIN_SINCE,
         summary: "`.cursor-plugin/plugin.json` is a plugin manifest too: the skills below it are listed as `plugin:skill`.",
         evidence: "bisected (case `codex.x13_plugin_namespaces`): 0.144.6 lists the skill below a `.cursor-plugin` manifest as `three`, 0.145.0 as `cup:three`",
+    },
+    Change {
+        fact: Fact::HookEvents(HOOK_EVENTS_0_145),
+        name: "hook_event_session_end",
+        since: "0.145.0",
+        summary: "Hooks registered for `SessionEnd` are loaded.",
+        evidence: "bisected (case `oracle.codex_hook_events`, a hook for each event of 0.171.0): the app server's `hooks/list` of 0.144.6 leaves out `SessionEnd`, that of 0.145.0 lists it",
     },
     Change {
         fact: Fact::SkillPaths,
@@ -492,6 +747,20 @@ pub const CHANGES: &[Change] = &[
         evidence: "bisected on the agent's code: the executable of 0.146.1 lacks the text `failed to load bootstrap configuration`, that of 0.147.0 holds it",
     },
     Change {
+        fact: Fact::SystemSkills(SYSTEM_SKILLS_0_147),
+        name: "system_skill_texts_0_147",
+        since: "0.147.0",
+        summary: "The system skill `openai-docs` has a new description (459 characters, was 496).",
+        evidence: "bisected (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): `openai-docs` is listed with a description of 496 characters by 0.146.1, of 459 by 0.147.0",
+    },
+    Change {
+        fact: Fact::SystemSkills(SYSTEM_SKILLS_0_148),
+        name: "system_skill_texts_0_148",
+        since: "0.148.0",
+        summary: "The system skill `skill-creator` has a new description (106 characters, was 225).",
+        evidence: "bisected (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): `skill-creator` is listed with a description of 225 characters by 0.147.0, of 106 by 0.148.0",
+    },
+    Change {
         fact: Fact::UntrustedPolicyRefused,
         name: "untrusted_policy_refused",
         since: "0.149.0",
@@ -506,6 +775,13 @@ pub const CHANGES: &[Change] = &[
         evidence: "bisected (case `codex.x27_untrusted_project`, run with its trust entries): 0.149.1 sends the root AGENTS.md (`Root instructions.`), 0.150.0 none (openai/codex#41499)",
     },
     Change {
+        fact: Fact::HookEvents(HOOK_EVENTS_0_150),
+        name: "hook_event_interrupt",
+        since: "0.150.0",
+        summary: "Hooks registered for `Interrupt` are loaded.",
+        evidence: "bisected (case `oracle.codex_hook_events`, a hook for each event of 0.171.0): the app server's `hooks/list` of 0.149.1 leaves out `Interrupt`, that of 0.150.0 lists it",
+    },
+    Change {
         fact: Fact::FallbackNamesMustBePlain,
         name: "fallback_names_must_be_plain",
         since: "0.156.0",
@@ -513,11 +789,25 @@ pub const CHANGES: &[Change] = &[
         evidence: "bisected (case `codex.x30_fallback_names_with_slash`): 0.155.1 loads `docs/GUIDE.md` named as `docs/GUIDE.md` (`Guide text.`), 0.156.0 loads nothing",
     },
     Change {
-        fact: Fact::BundledSkills,
+        fact: Fact::SystemSkills(SYSTEM_SKILLS_0_159),
         name: "bundled_skills",
         since: "0.159.0",
-        summary: "The bundled system skills are those of 0.171.0: `plugin-creator` is gone, `openai-docs` and `skill-creator` have new descriptions.",
-        evidence: "bisected on the agent's code: the executable of 0.158.0 holds the skill `name: plugin-creator`, that of 0.159.0 does not; the new descriptions are assumed to come with it",
+        summary: "The system skill `plugin-creator` is gone.",
+        evidence: "bisected on the agent's code: the executable of 0.158.0 holds the skill `name: plugin-creator`, that of 0.159.0 does not; case `oracle.local_user_layers.home-codex-approval-on-failure` (trusted) lists it with 0.158.0, not with 0.159.0",
+    },
+    Change {
+        fact: Fact::HookEvents(HOOK_EVENTS_0_171),
+        name: "hook_event_pre_model_request",
+        since: "0.164.0",
+        summary: "Hooks registered for `PreModelRequest` are loaded.",
+        evidence: "bisected (case `oracle.codex_hook_events`, a hook for each event of 0.171.0): the app server's `hooks/list` of 0.163.0 leaves out `PreModelRequest`, that of 0.164.0 lists it",
+    },
+    Change {
+        fact: Fact::SystemSkills(SYSTEM_SKILLS_0_171),
+        name: "system_skill_texts_0_169",
+        since: "0.169.0",
+        summary: "The system skill `openai-docs` has a new description (624 characters, was 459).",
+        evidence: "bisected (case `oracle.local_user_layers.home-codex-approval-on-failure`, trusted): `openai-docs` is listed with a description of 459 characters by 0.168.0, of 624 by 0.169.0",
     },
     Change {
         fact: Fact::DefaultContextWindow,
@@ -582,7 +872,17 @@ mod tests {
         // Before 0.142.3: the first row's facts until each change.
         assert_eq!(facts_for(FIRST_MODELLED), TABLE[0].facts);
         assert!(facts_for("0.75.0").bundled_skills.is_empty());
-        assert_eq!(facts_for("0.77.0").bundled_skills, BUNDLED_0_142);
+        assert_eq!(facts_for("0.77.0").bundled_skills, SYSTEM_SKILLS_0_77);
+        assert_eq!(facts_for("0.114.0").bundled_skills, SYSTEM_SKILLS_0_77);
+        assert_eq!(facts_for("0.115.0").bundled_skills.len(), 3);
+        assert_eq!(facts_for("0.116.0").bundled_skills, SYSTEM_SKILLS_0_115);
+        assert_eq!(facts_for("0.117.0").bundled_skills.len(), 5);
+        assert_eq!(facts_for("0.135.0").bundled_skills, SYSTEM_SKILLS_0_133);
+        assert_eq!(
+            facts_for("0.136.0").bundled_skills,
+            TABLE[1].facts.bundled_skills
+        );
+        assert_eq!(facts_for("0.158.0").bundled_skills, SYSTEM_SKILLS_0_148);
         assert!(!facts_for("0.77.0").project_config && facts_for("0.79.0").project_config);
         assert!(!facts_for("0.93.0").agents_skills && facts_for("0.94.0").agents_skills);
         assert!(!facts_for("0.107.0").skill_name_from_folder);
@@ -605,9 +905,21 @@ mod tests {
         let mid = facts_for("0.156.0");
         assert!(mid.untrusted_drops_agents_md && mid.fallback_names_must_be_plain);
         assert_eq!(mid.default_context_window, 272_000);
-        assert_eq!(mid.bundled_skills, BUNDLED_0_142);
+        assert_eq!(mid.bundled_skills, SYSTEM_SKILLS_0_148);
         assert!(!facts_for("0.142.5").on_failure_as_on_request);
         assert!(facts_for("0.143.0").on_failure_as_on_request);
+        assert_eq!(facts_for("0.128.0").hook_events.len(), 6);
+        assert!(facts_for("0.129.0").hook_events.contains(&"PreCompact"));
+        assert!(!facts_for("0.132.0").hook_events.contains(&"SubagentStart"));
+        assert!(facts_for("0.133.0").hook_events.contains(&"SubagentStop"));
+        assert!(!facts_for("0.144.6").hook_events.contains(&"SessionEnd"));
+        assert!(facts_for("0.145.0").hook_events.contains(&"SessionEnd"));
+        assert!(!facts_for("0.149.1").hook_events.contains(&"Interrupt"));
+        assert!(facts_for("0.150.0").hook_events.contains(&"Interrupt"));
+        assert!(!facts_for("0.163.0")
+            .hook_events
+            .contains(&"PreModelRequest"));
+        assert_eq!(facts_for("0.164.0").hook_events, HOOK_EVENTS_0_171);
         assert!(!facts_for("0.148.0").untrusted_policy_refused);
         assert!(facts_for("0.149.0").untrusted_policy_refused);
     }

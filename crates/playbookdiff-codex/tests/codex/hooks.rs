@@ -55,12 +55,13 @@ fn compile(t: &tempfile::TempDir) -> EffectiveAgentConfig {
 }
 
 /// Both registration places are read, each hook with the lines of its
-/// handler; the hooks may run, and one `hook-trust-unknown` says why.
+/// handler (not the `Notification` one: no event of Codex); the hooks may
+/// run, and one `hook-trust-unknown` says why.
 #[test]
 fn hooks_json_and_config_toml_hooks_are_listed_with_lines_and_unknown_trust() {
     let t = repo();
     let cfg = compile(&t);
-    assert_eq!(cfg.hooks.len(), 4, "{:#?}", cfg.hooks);
+    assert_eq!(cfg.hooks.len(), 3, "{:#?}", cfg.hooks);
     let guard = &cfg.hooks[0];
     assert_eq!(guard.source.path.as_str(), ".codex/hooks.json");
     assert_eq!(guard.source.lines.map(|l| l.start), Some(6));
@@ -104,11 +105,14 @@ fn a_matcher_naming_no_codex_tool_never_fires() {
 }
 
 /// An event Codex does not have (`Notification`) is reported for the
-/// release.
+/// release, and its hook is not loaded (the app server's `hooks/list`
+/// leaves out a hook of an event the release does not have: case
+/// `oracle.codex_hook_events`).
 #[test]
 fn an_event_codex_does_not_have_is_reported() {
     let t = repo();
     let cfg = compile(&t);
+    assert!(cfg.hooks.iter().all(|h| h.event != "Notification"));
     let d = diags(&cfg, D::HookEventUnknown);
     assert_eq!(d.len(), 1);
     assert_says(d[0], "`Notification`");

@@ -1124,6 +1124,74 @@ fn codex_before_its_system_skills_leaves_the_folder_unread() {
     );
 }
 
+/// The system skills Codex writes and lists with an empty
+/// `$CODEX_HOME/skills/.system`, release by release (cases
+/// `oracle.local_user_layers.home-codex-approval-untrusted` and
+/// `...home-codex-approval-on-failure`, `systemSkills` with the length of
+/// each description): two from 0.77.0, `openai-docs` from 0.115.0,
+/// `imagegen` and `plugin-creator` from 0.117.0, `plugin-creator` gone
+/// from 0.159.0; each description's length as the release lists it.
+#[test]
+fn codex_lists_each_releases_own_system_skills() {
+    let t = tempfile::tempdir().unwrap();
+    codex_machine(t.path());
+    let listed = |version: &str| {
+        let out = local(
+            t.path(),
+            &["compile", "--harness", "codex", "--format", "json"],
+        )
+        .args(["--agent-version", &format!("codex={version}")])
+        .output()
+        .unwrap();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["source"]["scope"] == "builtin")
+            .map(|s| {
+                let name = s["name"].as_str().unwrap().to_string();
+                (
+                    name,
+                    s["advertisement"]["descriptionChars"].as_u64().unwrap(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let set = |pairs: &[(&str, u64)]| {
+        pairs
+            .iter()
+            .map(|(n, c)| (n.to_string(), *c))
+            .collect::<Vec<_>>()
+    };
+    let two = set(&[("skill-creator", 225), ("skill-installer", 225)]);
+    assert_eq!(listed("0.77.0"), two);
+    assert_eq!(listed("0.114.0"), two);
+    assert_eq!(
+        listed("0.115.0"),
+        set(&[
+            ("openai-docs", 372),
+            ("skill-creator", 225),
+            ("skill-installer", 225)
+        ])
+    );
+    let five = listed("0.117.0");
+    assert_eq!(five.len(), 5, "{five:?}");
+    assert!(five.contains(&("plugin-creator".to_string(), 397)));
+    assert!(listed("0.142.3").contains(&("openai-docs".to_string(), 447)));
+    assert!(listed("0.145.0").contains(&("openai-docs".to_string(), 496)));
+    let four = listed("0.159.0");
+    assert_eq!(
+        four,
+        set(&[
+            ("imagegen", 570),
+            ("openai-docs", 459),
+            ("skill-creator", 106),
+            ("skill-installer", 225)
+        ])
+    );
+}
+
 #[test]
 fn gemini_cli_sends_the_users_global_context_first() {
     let t = tempfile::tempdir().unwrap();

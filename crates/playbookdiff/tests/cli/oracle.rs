@@ -891,7 +891,7 @@ fn codex_disagreements(
         push(
             "system-skills",
             list(codex_listed_system_skills(system)),
-            list(codex_system_skills(cfg)),
+            list(codex_system_skills(cfg, with_chars(system))),
         );
     }
     if let Some(servers) = run["mcpServers"].as_array() {
@@ -975,28 +975,45 @@ fn codex_system_skill_aspect(
     vec![(
         "system-skills",
         list(codex_listed_system_skills(system)),
-        list(codex_system_skills(cfg)),
+        list(codex_system_skills(cfg, with_chars(system))),
     )]
 }
 
+/// True when every system skill of a recording gives the length of its
+/// listed description (`descriptionChars`, recorded since the recorder
+/// kept it): the comparison then holds the lengths too.
+fn with_chars(listed: &[Value]) -> bool {
+    listed.iter().all(|s| s["descriptionChars"].is_u64())
+}
+
+/// One system skill as the comparison writes it: `name (path)`, with the
+/// description's length in characters when the recording gives it.
+fn system_skill_line(name: &str, path: &str, chars: Option<u64>) -> String {
+    match chars {
+        Some(n) => format!("{name} ({path}, {n} characters)"),
+        None => format!("{name} ({path})"),
+    }
+}
+
 /// The system skills a recording with a fixture home lists
-/// (`systemSkills`), as `name (path)`.
+/// (`systemSkills`), as [`system_skill_line`] writes them.
 fn codex_listed_system_skills(listed: &[Value]) -> BTreeSet<String> {
     listed
         .iter()
         .map(|s| {
-            format!(
-                "{} ({})",
+            system_skill_line(
                 s["name"].as_str().unwrap_or_default(),
-                s["path"].as_str().unwrap_or_default()
+                s["path"].as_str().unwrap_or_default(),
+                s["descriptionChars"].as_u64(),
             )
         })
         .collect()
 }
 
 /// The adapter's Codex system skills (scope `builtin`) the model is
-/// shown, as [`codex_listed_system_skills`] writes them.
-fn codex_system_skills(cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
+/// shown, as [`codex_listed_system_skills`] writes them (`chars`: with
+/// the length of each description the listing counts).
+fn codex_system_skills(cfg: &EffectiveAgentConfig, chars: bool) -> BTreeSet<String> {
     cfg.skills
         .iter()
         .filter(|s| {
@@ -1004,7 +1021,10 @@ fn codex_system_skills(cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
                 && s.applicability == Applicability::Effective
                 && s.invocation.implicit != Permission::Blocked
         })
-        .map(|s| format!("{} ({})", s.name, s.source.path))
+        .map(|s| {
+            let n = chars.then_some(s.advertisement.description_chars);
+            system_skill_line(&s.name, &s.source.path.to_string(), n)
+        })
         .collect()
 }
 
@@ -2526,7 +2546,23 @@ fn codex_window_lines(s: &mut String) {
          start. It is the earliest sampled release from which every fact is \
          bisected: the releases sampled before 0.77.0 ({}) agree with 0.77.0 \
          on every case but one, the system skills \
-         (`codex.system-skills-installed`).",
+         (`codex.system-skills-installed`). The dates of the releases \
+         themselves, from public reports made when each came out: 0.63.0 was out by \
+         2025-11-21 (github/gh-aw#4557 gives its release 2025-11-21 18:25 \
+         UTC, 0.61.0's 2025-11-20; tact-lang/pitaya#111 links the \
+         rust-v0.63.0 release on 2025-11-17), 0.69.0 by 2025-12-10 \
+         (openai/codex#7841), 0.71.0 by 2025-12-11 (tact-lang/pitaya#149), \
+         0.75.0 on 2025-12-18 and 0.76.0 on 2025-12-19 (github/gh-aw#7002). \
+         Twelve months before 2026-12-05 is 2025-12-05: 0.63.0 is older, \
+         so the window already reaches past the last twelve months; their \
+         first release lies from 0.64.0 to 0.69.0, which the window holds. \
+         The system skills' rows below read a scan of every published \
+         release from 0.77.0 to 0.171.0 (103 releases, each installed and \
+         run once on case \
+         `oracle.local_user_layers.home-codex-approval-untrusted`, from \
+         0.149.0 `...home-codex-approval-on-failure`; 0.142.1 and 0.153.1 \
+         were published without the executable for this platform): their \
+         searches find every release in the cache and install nothing.",
         before.join(", ")
     );
     wrapped(s, &text);
