@@ -1208,14 +1208,15 @@ def keep(agent, seed, aspect):
     `oracle/fixtures/fuzz-<agent>-<seed>/` and a `[[case]]` in
     `oracle/cases.toml` (record it with `record.py --case fuzz.<agent>.<seed>`);
     with `--home`, `oracle/fixtures/fuzz-<agent>-home-<seed>/`, its home
-    `oracle/homes/fuzz-<agent>-<seed>/` and the case
-    `fuzz.<agent>.home.<seed>`."""
+    `oracle/homes/fuzz-<agent>-<seed>/` (none when the case was shrunk to
+    no file of the home) and the case `fuzz.<agent>.home.<seed>`."""
     if aspect:
         tree = json.loads((shrunk_dir(agent, seed, aspect) / "tree.json").read_text())
     else:
         tree = tree_of(agent, seed)
     rel = f"oracle/fixtures/fuzz-{agent}-{'home-' if HOME else ''}{seed}"
-    home = f"oracle/homes/fuzz-{agent}-{seed}" if HOME else None
+    # A case shrunk to no file of the home is a case of the repository.
+    home = f"oracle/homes/fuzz-{agent}-{seed}" if tree.get("home") else None
     for d in filter(None, (rel, home)):
         if (ROOT / d).exists():
             sys.exit(f"{d} exists")

@@ -17,6 +17,7 @@ use playbookdiff_model::{
 };
 use playbookdiff_source::{EntryKind, Resolved};
 use serde_json::Value;
+use std::cmp::Reverse;
 use std::collections::BTreeMap;
 
 /// Per-skill cap on `description` + `when_to_use`, in characters
@@ -997,7 +998,11 @@ pub(crate) fn budget(cx: &mut Compiler<'_, '_>) {
 /// Puts the skills in the order of the release's skill listing. From
 /// [`Fact::SkillListingSorted`] on, by name within each source, the
 /// sources in the order compiled: the managed policy's, the user's, the
-/// repository's skills, then the legacy commands (2.1.197 and 2.1.332:
+/// repository's skills (each skills directory on the launch directory's
+/// chain apart, the nearest first: 2.1.154, 2.1.197 and 2.1.332 list
+/// `lib/sub`'s `b-sub`, `y-sub`, then `lib`'s, then the root's, case
+/// `claude.skill_listing_dir_order`; found by the fuzzer, case
+/// `fuzz.claude-code.home.2`), then the legacy commands (2.1.197 and 2.1.332:
 /// case `claude.c23_legacy_commands_as_skills.in-sub` lists `deploy`, then
 /// the commands `deploy`, `frontend:component`, `review`, `review`,
 /// `sub-only`; corpus `getsentry__sentry-mcp` its skills by name, then
@@ -1013,12 +1018,14 @@ fn listing_order(cx: &mut Compiler<'_, '_>) {
     if cx.profile.has(Fact::SkillListingSorted) {
         // Skills off the startup listing (found on demand) stay after it,
         // as compiled.
+        // The repository's skills directories: the nearest to the launch
+        // directory first (the deepest owner on its chain).
         let key = |s: &Skill| match s.source.scope {
-            _ if s.load_phase != LoadPhase::Startup => (4, String::new()),
-            _ if is_command(s) => (3, s.name.clone()),
-            SourceScope::Managed => (0, s.name.clone()),
-            SourceScope::User => (1, s.name.clone()),
-            _ => (2, s.name.clone()),
+            _ if s.load_phase != LoadPhase::Startup => (4, Reverse(0), String::new()),
+            _ if is_command(s) => (3, Reverse(0), s.name.clone()),
+            SourceScope::Managed => (0, Reverse(0), s.name.clone()),
+            SourceScope::User => (1, Reverse(0), s.name.clone()),
+            _ => (2, Reverse(owner_of(&s.source.path).depth()), s.name.clone()),
         };
         cx.out.skills.sort_by_cached_key(key);
     } else if cx.profile.has(Fact::SkillsInListingOrder)
