@@ -17,7 +17,8 @@ use playbookdiff_model::{
 };
 use playbookdiff_source::{EntryKind, Resolved};
 use serde_json::Value;
-use std::cmp::Reverse;
+use feruca::{Collator, Locale, Tailoring};
+use std::cmp::{Ordering, Reverse};
 use std::collections::BTreeMap;
 
 /// Per-skill cap on `description` + `when_to_use`, in characters
@@ -996,7 +997,8 @@ pub(crate) fn budget(cx: &mut Compiler<'_, '_>) {
 }
 
 /// Puts the skills in the order of the release's skill listing. From
-/// [`Fact::SkillListingSorted`] on, by name within each source, the
+/// [`Fact::SkillListingSorted`] on, by name within each source
+/// ([`listing_collator`]'s order), the
 /// sources in the order compiled: the managed policy's, the user's, the
 /// repository's skills (each skills directory on the launch directory's
 /// chain apart, the nearest first: 2.1.154, 2.1.197 and 2.1.332 list
@@ -1020,20 +1022,37 @@ fn listing_order(cx: &mut Compiler<'_, '_>) {
         // as compiled.
         // The repository's skills directories: the nearest to the launch
         // directory first (the deepest owner on its chain).
-        let key = |s: &Skill| match s.source.scope {
-            _ if s.load_phase != LoadPhase::Startup => (4, Reverse(0), String::new()),
-            _ if is_command(s) => (3, Reverse(0), s.name.clone()),
-            SourceScope::Managed => (0, Reverse(0), s.name.clone()),
-            SourceScope::User => (1, Reverse(0), s.name.clone()),
-            _ => (2, Reverse(owner_of(&s.source.path).depth()), s.name.clone()),
+        let source = |s: &Skill| match s.source.scope {
+            _ if s.load_phase != LoadPhase::Startup => (4, Reverse(0)),
+            _ if is_command(s) => (3, Reverse(0)),
+            SourceScope::Managed => (0, Reverse(0)),
+            SourceScope::User => (1, Reverse(0)),
+            _ => (2, Reverse(owner_of(&s.source.path).depth())),
         };
-        cx.out.skills.sort_by_cached_key(key);
+        let mut names = listing_collator();
+        cx.out.skills.sort_by(|a, b| {
+            let (sa, sb) = (source(a), source(b));
+            sa.cmp(&sb).then_with(|| match sa.0 {
+                4 => Ordering::Equal,
+                _ => names.collate(a.name.as_str(), b.name.as_str()),
+            })
+        });
     } else if cx.profile.has(Fact::SkillsInListingOrder)
         && cx.out.skills.len() > 1
         && !cx.out.assumptions.iter().any(|a| a == SKILL_ORDER)
     {
         cx.out.assumptions.push(SKILL_ORDER.to_string());
     }
+}
+
+/// The order of names in the skill listing: JavaScript's `localeCompare`,
+/// the Unicode Collation Algorithm with the CLDR root order, punctuation
+/// not ignored (2.1.197 and 2.1.332 list `a_b`, `a-b`, `a1`, `a10`, `a2`,
+/// `B`, `db_query`, `Test-Runner`, `Zeta`: case
+/// `claude.skill_listing_name_order`, found by the fuzzer as
+/// `fuzz.claude-code.1002`); equal names keep their byte order.
+fn listing_collator() -> Collator {
+    Collator::new(Tailoring::Cldr(Locale::Root), false, true)
 }
 
 /// The assumption of a release that lists skills in the file system's

@@ -340,3 +340,29 @@ fn the_listing_takes_the_nearest_skills_directory_first_each_by_name() {
         );
     }
 }
+
+/// The listing sorts names as JavaScript's `localeCompare` does (the
+/// Unicode Collation Algorithm, CLDR root): case second, `_` before `-`,
+/// digits one by one, as 2.1.197 and 2.1.332 list them (case
+/// `claude.skill_listing_name_order`, found by the fuzzer as
+/// `fuzz.claude-code.1002`); a byte order would put `B`, `Test-Runner` and
+/// `Zeta` first.
+#[test]
+fn the_listing_sorts_names_as_locale_compare_does() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../oracle/fixtures/claude-skill-name-order");
+    for v in ["2.1.197", "2.1.332"] {
+        let cfg = compile_dir(&dir, &at_root().version(v));
+        let listed: Vec<&str> = cfg
+            .skills
+            .iter()
+            .filter(|s| s.load_phase == Startup && s.advertisement.state == Ad::Advertised)
+            .map(|s| s.name.as_str())
+            .collect();
+        assert_eq!(
+            listed,
+            ["a_b", "a-b", "a1", "a10", "a2", "B", "db_query", "Test-Runner", "Zeta"],
+            "{v}"
+        );
+    }
+}
