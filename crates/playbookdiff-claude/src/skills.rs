@@ -10,6 +10,7 @@ use crate::matcher::{claude_paths, has_non_text, written_paths, PathPatterns};
 use crate::profile::Fact;
 use crate::settings::Settings;
 use crate::Compiler;
+use feruca::{Collator, Locale, Tailoring};
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
     Advertisement, AdvertisementState, AggregateBudget, Applicability, Diagnostic, DiagnosticCode,
@@ -17,7 +18,6 @@ use playbookdiff_model::{
 };
 use playbookdiff_source::{EntryKind, Resolved};
 use serde_json::Value;
-use feruca::{Collator, Locale, Tailoring};
 use std::cmp::{Ordering, Reverse};
 use std::collections::BTreeMap;
 
@@ -525,7 +525,8 @@ fn read_skill(cx: &mut Compiler<'_, '_>, path: &RepoPath, dir_name: &str) -> Opt
     let description = text_of("description")
         .map(|d| d.trim().to_string())
         .filter(|d| !d.is_empty())
-        .or_else(|| first_line_description(&text.text[body_start..]));
+        .or_else(|| first_line_description(&text.text[body_start..]))
+        .or_else(|| Some(NO_DESCRIPTION.to_string()));
     let when = text_of("when_to_use")
         .map(|w| w.trim().to_string())
         .unwrap_or_default();
@@ -664,6 +665,12 @@ fn with_source(description: String, path: &RepoPath, profile: &crate::profile::P
     };
     format!("{description} ({source})")
 }
+
+/// The description Claude Code lists for a skill with neither a
+/// `description` nor a non-empty line in its body (2.1.197 and 2.1.332
+/// list an empty `SKILL.md` as `Skill`: cases `fuzz.claude-code.1002`,
+/// `fuzz.claude-code.home.2`).
+const NO_DESCRIPTION: &str = "Skill";
 
 /// The description Claude Code gives a skill without one: the first
 /// non-empty line of the body, heading markers stripped; a line of more

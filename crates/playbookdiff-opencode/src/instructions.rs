@@ -621,7 +621,13 @@ fn below_cwd(
         let hit = target.as_ref().is_some_and(|t| strictly_below(t, &dir));
         let blank = text.as_ref().is_none_or(|t| empty_as_read(t));
         if target.as_ref() == Some(&path) {
-            others.push(read_itself(Found { path: &path, kind, resolved, text: text.as_deref(), applies_to: dir.clone() }));
+            others.push(read_itself(Found {
+                path: &path,
+                kind,
+                resolved,
+                text: text.as_deref(),
+                applies_to: dir.clone(),
+            }));
         } else if hit && !blank {
             let depth = dir.depth();
             effective.push((

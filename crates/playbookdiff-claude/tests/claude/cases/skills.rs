@@ -361,8 +361,31 @@ fn the_listing_sorts_names_as_locale_compare_does() {
             .collect();
         assert_eq!(
             listed,
-            ["a_b", "a-b", "a1", "a10", "a2", "B", "db_query", "Test-Runner", "Zeta"],
+            [
+                "a_b",
+                "a-b",
+                "a1",
+                "a10",
+                "a2",
+                "B",
+                "db_query",
+                "Test-Runner",
+                "Zeta"
+            ],
             "{v}"
         );
+    }
+}
+
+/// An empty `SKILL.md` is listed with the description `Skill` (2.1.197 and
+/// 2.1.332, case `fuzz.claude-code.1002`).
+#[test]
+fn an_empty_skill_file_is_listed_as_skill() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../oracle/fixtures/fuzz-claude-code-1002");
+    for v in ["2.1.197", "2.1.332"] {
+        let cfg = compile_dir(&dir, &at_root().version(v));
+        let s = skill(&cfg, ".claude/skills/db_query/SKILL.md");
+        assert_eq!(s.description.as_deref(), Some("Skill"), "{v}");
     }
 }
