@@ -13,6 +13,14 @@ Usage:
 launch directory, target and submodules into DIR.case.json); the same agent
 and seed give the same tree, byte for byte.
 
+`--home` (every command) uses the generator of local mode instead: the
+same repository with a random home of the user's own files the agent
+reads (`generate_home`: user instructions, rules, skills, subagents,
+settings, MCP servers); the agent runs with that home, the adapter
+compiles in local mode with it, the cases are `fuzz.<agent>.home.<seed>`
+and the reports `oracle/fuzz/<agent>/<version>.home.json` (`generate
+--home` writes the home into DIR.home).
+
 `run` does, for every seed in [FIRST, END) and every profiled release of
 the agent (or only `--version`): generate the repository, record the real
 agent on it with the recorder's own functions (`record.py`: the same
@@ -596,6 +604,181 @@ def generate(agent, seed):
     return normalized(tree)
 
 
+# ------------------------------------------------------------ home generator
+#
+# Local mode: the user's own files beside the repository. A home tree is
+# the repository of the same seed (`generate`) with `"home": {path: text}`
+# (paths relative to the home, `@REPO@` for the repository's path as the
+# recorder replaces it), drawn from its own random stream so that the
+# repository trees of `generate` stay what they were.
+
+
+def home_markdown(r, dirs, home_files):
+    """A user instruction file: words and imports of repository files and
+    of the home's (`@~/...`)."""
+    text = markdown(r, dirs, [])
+    if home_files and r.random() < 0.3:
+        text += "\n@~/" + r.choice(home_files)
+    return decorate(r, text)
+
+
+def home_skills(r, put, roots):
+    """Skills under the user's skill roots `roots`, some named as the
+    repository's are (`review`, `lint`): which one wins is the question."""
+    for _ in range(r.randint(0, 3)):
+        root = r.choice(roots)
+        name = r.choice(["review", "lint", "notes", "standup", "Test-Runner"])
+        put(f"{root}/{r.choice(['', '', 'group/'])}{name}/SKILL.md", skill_file(r, name))
+
+
+def claude_home(r, dirs, put, names):
+    """`~/.claude/CLAUDE.md`, `~/.claude/rules`, skills, agents, commands,
+    `~/.claude.json` (the user's and the project's MCP servers) and
+    `~/.claude/settings.json`."""
+    if r.random() < 0.6:
+        put(".claude/CLAUDE.md", home_markdown(r, dirs, names()))
+    for _ in range(r.randint(0, 2)):
+        put(f".claude/rules/{r.choice(['style', 'py', 'x'])}{r.randint(0, 2)}.md",
+            rule_file(r, dirs))
+    home_skills(r, put, [".claude/skills"])
+    if r.random() < 0.25:
+        put(f".claude/agents/{r.choice(['rev', 'helper'])}.md", skill_file(r, "rev"))
+    if r.random() < 0.2:
+        put(f".claude/commands/{r.choice(['fix', 'standup'])}.md", skill_file(r, "fix"))
+    if r.random() < 0.5:
+        cfg = {"numStartups": 3}
+        user = {}
+        for _ in range(r.randint(0, 2)):
+            user[r.choice(["notes", "docs", "db0", "search0"])] = {"command": "user-mcp"}
+        if user:
+            cfg["mcpServers"] = user
+        if r.random() < 0.5:
+            project = {}
+            if r.random() < 0.6:
+                project["mcpServers"] = {r.choice(["db", "db0", "local"]): {"command": "p-mcp"}}
+            for key in ("enabledMcpjsonServers", "disabledMcpjsonServers"):
+                if r.random() < 0.3:
+                    project[key] = [r.choice(["db0", "db1", "search0", "x1"])]
+            cfg["projects"] = {"@REPO@": project}
+        put(".claude.json", json.dumps(cfg, indent=2) + "\n")
+    if r.random() < 0.25:
+        put(".claude/settings.json", claude_settings(r, ["db0", "db1", "search0", "x1"]))
+
+
+def codex_home(r, dirs, put, names):
+    """`$CODEX_HOME/AGENTS.md` and `AGENTS.override.md`, its `config.toml`
+    and skills, `~/.agents/skills`."""
+    for name, p in (("AGENTS.md", 0.6), ("AGENTS.override.md", 0.25)):
+        if r.random() < p:
+            put(f".codex/{name}", home_markdown(r, dirs, []))
+    if r.random() < 0.5:
+        put(".codex/config.toml", codex_config(r))
+    home_skills(r, put, [".codex/skills", ".agents/skills"])
+
+
+def opencode_home(r, dirs, put, names):
+    """`~/.config/opencode/AGENTS.md`, its `opencode.json` and skills, and
+    Claude Code's `~/.claude/CLAUDE.md` and skills that OpenCode reads."""
+    if r.random() < 0.5:
+        put(".config/opencode/AGENTS.md", home_markdown(r, dirs, []))
+    if r.random() < 0.4:
+        put(".claude/CLAUDE.md", home_markdown(r, dirs, []))
+    if r.random() < 0.5:
+        put(f".config/opencode/{r.choice(['opencode.json', 'opencode.jsonc'])}",
+            opencode_json(r, dirs))
+    home_skills(r, put, [".config/opencode/skills", ".claude/skills", ".agents/skills"])
+
+
+def gemini_home(r, dirs, put, names):
+    """`~/.gemini/GEMINI.md`, `~/.gemini/settings.json`, skills under
+    `~/.gemini/skills` and `~/.agents/skills`, commands."""
+    if r.random() < 0.6:
+        put(".gemini/GEMINI.md", home_markdown(r, dirs, []))
+    if r.random() < 0.2:
+        put(".gemini/AGENTS.md", home_markdown(r, dirs, []))
+    if r.random() < 0.5:
+        put(".gemini/settings.json", gemini_settings(r, dirs))
+    home_skills(r, put, [".gemini/skills", ".agents/skills"])
+    if r.random() < 0.15:
+        put(f".gemini/commands/{r.choice(['plan', 'fix'])}.toml", 'prompt = "plan it"\n')
+
+
+def copilot_home(r, dirs, put, names):
+    """`~/.copilot/copilot-instructions.md` and `instructions/`, skills
+    under `~/.copilot/skills`, `~/.claude/skills` and `~/.agents/skills`,
+    agents and `mcp-config.json`."""
+    if r.random() < 0.6:
+        put(".copilot/copilot-instructions.md", home_markdown(r, dirs, []))
+    for _ in range(r.randint(0, 2)):
+        put(f".copilot/instructions/{r.choice(['style', 'x'])}{r.randint(0, 1)}.instructions.md",
+            instructions_file(r, dirs, []))
+    home_skills(r, put, [".copilot/skills", ".claude/skills", ".agents/skills"])
+    if r.random() < 0.25:
+        put(f".copilot/agents/{r.choice(['helper', 'rev'])}.md", skill_file(r, "helper"))
+    if r.random() < 0.4:
+        put(".copilot/mcp-config.json", copilot_mcp(r))
+
+
+HOME_FILES = {"claude-code": claude_home, "codex": codex_home, "opencode": opencode_home,
+              "gemini": gemini_home, "copilot": copilot_home}
+
+
+def generate_home(agent, seed):
+    """The repository of `seed` (as `generate` gives it) with a random
+    home of the user's files `agent` reads in local mode (`"home"`)."""
+    tree = generate(agent, seed)
+    r = random.Random(f"{agent}:home:{seed}")
+    dirs = sorted({"."} | {p.rsplit("/", 1)[0] for p in tree["files"] if "/" in p})
+    home = {}
+
+    def put(rel, text):
+        home[rel] = text
+
+    HOME_FILES[agent](r, dirs, put, lambda: sorted(home))
+    return dict(tree, home=normalized_home(home))
+
+
+def normalized_home(home):
+    """`home` without a file under a path that is a file."""
+    out = {}
+    for p in sorted(home):
+        parents = ["/".join(p.split("/")[:i]) for i in range(1, p.count("/") + 1)]
+        if not any(q in out for q in parents):
+            out[p] = home[p]
+    return out
+
+
+# `--home`: the generator of repositories with a home (`generate_home`),
+# whose cases are `fuzz.<agent>.home.<seed>`, reported in
+# `oracle/fuzz/<agent>/<version>.home.json`; set once by `main`.
+HOME = False
+
+
+def case_id(agent, seed):
+    """The case id of `seed`'s tree of the generator in use."""
+    return f"fuzz.{agent}.home.{seed}" if HOME else f"fuzz.{agent}.{seed}"
+
+
+def tree_of(agent, seed):
+    """The tree of `seed` of the generator in use."""
+    return generate_home(agent, seed) if HOME else generate(agent, seed)
+
+
+def report_path(base, agent, version):
+    """The report of (agent, version) under `base` for the generator in use."""
+    return base / agent / (f"{version}.home.json" if HOME else f"{version}.json")
+
+
+def work_dir(agent, version):
+    """The work directory of (agent, version) for the generator in use."""
+    return WORK / (f"{agent}-{version}-home" if HOME else f"{agent}-{version}")
+
+
+def shrunk_dir(agent, seed, aspect):
+    """Where the shrunk tree of (seed, aspect) is kept."""
+    return WORK / "shrunk" / agent / f"{'home.' if HOME else ''}{seed}-{aspect}"
+
+
 def normalized(tree):
     """Drops what a tree cannot hold: a file under a path that is a file or
     link, a cwd, target or submodule that no longer exists."""
@@ -616,7 +799,10 @@ def normalized(tree):
             if any(p.startswith(s + "/") and isinstance(v, str) for p, v in files.items())
             and not any(isinstance(v, dict) and p.startswith(s + "/") for p, v in files.items())
             and (cwd == "." or not cwd.startswith(s))]
-    return {"files": files, "cwd": cwd, "target": target, "submodules": subs}
+    out = {"files": files, "cwd": cwd, "target": target, "submodules": subs}
+    if "home" in tree:
+        out["home"] = normalized_home(tree["home"])
+    return out
 
 
 def write_tree(tree, dest):
@@ -632,8 +818,17 @@ def write_tree(tree, dest):
                 f.write(v)
 
 
-def case_of(tree, case_id, agent, fixture):
-    c = {"id": case_id, "agents": [agent], "fixture": str(fixture)}
+def write_home(tree, dest):
+    """Writes the tree's home files under `dest` (created; must not
+    exist); nothing for a tree without a home."""
+    write_tree({"files": tree.get("home", {})}, dest)
+
+
+def case_of(tree, cid, agent, fixture, home=None):
+    """The `[[case]]` of `tree` at `fixture`, with `home` its home."""
+    c = {"id": cid, "agents": [agent], "fixture": str(fixture)}
+    if home is not None:
+        c["home"] = str(home)
     if tree["cwd"] != ".":
         c["cwd"] = tree["cwd"]
     if tree["target"] is not None:
@@ -645,7 +840,7 @@ def case_of(tree, case_id, agent, fixture):
 
 def toml_case(c):
     out = "[[case]]\n"
-    for k in ("id", "agents", "fixture", "cwd", "target", "submodules"):
+    for k in ("id", "agents", "fixture", "home", "cwd", "target", "submodules"):
         if k in c:
             out += f"{k} = {json.dumps(c[k], ensure_ascii=False)}\n"
     return out
@@ -684,6 +879,20 @@ def _run_logged_noting(*args, **kwargs):
 
 
 record.run_logged = _run_logged_noting
+_seed_home = record.seed_home
+
+
+def _seed_fuzz_home(case, home, repo):
+    """record.seed_home, also for a fuzz case's home: an absolute path in
+    the work directory (a committed case's home stays workspace-relative)."""
+    src = Path(case.get("home") or ".")
+    if src.is_absolute() and src.is_relative_to(WORK):
+        record.copy_home(src, home, repo)
+    else:
+        _seed_home(case, home, repo)
+
+
+record.seed_home = _seed_fuzz_home
 
 
 def timed_out(obs):
@@ -732,7 +941,7 @@ class Oracle:
         if agent not in ("opencode", "copilot"):
             self.base = record.bundled_baseline(agent, version, self.exe)
         # Batches of earlier runs stay (`recompare` reads them all): number on.
-        done = [int(b.name[5:]) for b in (WORK / f"{agent}-{version}").glob("batch*")
+        done = [int(b.name[5:]) for b in work_dir(agent, version).glob("batch*")
                 if b.name[5:].isdigit()]
         self.n = max(done, default=0)
 
@@ -740,7 +949,7 @@ class Oracle:
         """`items`: [(case_id, tree)]. Returns {case_id: [disagreement rows]}."""
         while True:  # a fresh batch, also beside another run of the release
             self.n += 1
-            batch = WORK / f"{self.agent}-{self.version}" / f"batch{self.n}"
+            batch = work_dir(self.agent, self.version) / f"batch{self.n}"
             try:
                 batch.mkdir(parents=True)
                 break
@@ -750,7 +959,11 @@ class Oracle:
         for cid, tree in items:
             fixture = batch / "trees" / cid
             write_tree(tree, fixture)
-            cases.append(case_of(tree, cid, self.agent, fixture))
+            home = None
+            if "home" in tree:
+                home = batch / "homes" / cid
+                write_home(tree, home)
+            cases.append(case_of(tree, cid, self.agent, fixture, home))
 
         def one(c):
             for _ in range(TIMEOUT_TRIES):  # a run that gave no observation: once more
@@ -831,6 +1044,10 @@ def shrink(oracle, tree, aspect, limit):
     keys = ddmin(sorted(tree["files"]), lambda ks: holds(with_files(
         {k: tree["files"][k] for k in ks}, tree)))
     tree = normalized(with_files({k: tree["files"][k] for k in keys}, tree))
+    if "home" in tree:  # the home's files
+        keys = ddmin(sorted(tree["home"]), lambda ks: holds(dict(
+            tree, home={k: tree["home"][k] for k in ks})))
+        tree = dict(tree, home={k: tree["home"][k] for k in keys})
     # Launch directory, target, submodules.
     for change in ({"cwd": "."}, {"target": None}, {"submodules": []}):
         cand = dict(tree, **change)
@@ -883,12 +1100,12 @@ def inner_run(args):
         if args.again:
             observe_again(oracle, first, end)
             continue
-        out_path = FUZZ / args.agent / f"{version}.json"
+        out_path = report_path(FUZZ, args.agent, version)
         previous = json.loads(out_path.read_text()) if out_path.exists() else None
         report = continued(previous, args.agent, version, first)
         for lo in range(first, end, args.batch):
             hi = min(end, lo + args.batch)
-            items = [(f"fuzz.{args.agent}.{s}", generate(args.agent, s)) for s in range(lo, hi)]
+            items = [(case_id(args.agent, s), tree_of(args.agent, s)) for s in range(lo, hi)]
             add_outcomes(report, lo, hi, oracle.observe(items))
             write_report(report)
             record.log(f"{args.agent} {version}: seeds {report['seeds']}: "
@@ -902,7 +1119,7 @@ def inner_run(args):
 def kept_observations(agent, version):
     """The case ids whose observations the work directory keeps."""
     ids = set()
-    for manifest in (WORK / f"{agent}-{version}").glob("batch*/cases.toml"):
+    for manifest in work_dir(agent, version).glob("batch*/cases.toml"):
         ids.update(re.findall(r'^id = "(fuzz\.[^"]+)"', manifest.read_text(), re.M))
     return ids
 
@@ -912,12 +1129,12 @@ def observe_again(oracle, first, end):
     whose observations are not kept (a run on another machine), so that
     `recompare` measures a fix on them too; the report is left as it is."""
     agent, version = oracle.agent, oracle.version
-    report = json.loads((FUZZ / agent / f"{version}.json").read_text())
+    report = json.loads(report_path(FUZZ, agent, version).read_text())
     kept = kept_observations(agent, version)
     seeds = [d["seed"] for d in report["disagreeing"] + report.get("leftOut", [])
-             if first <= d["seed"] < end and f"fuzz.{agent}.{d['seed']}" not in kept]
+             if first <= d["seed"] < end and case_id(agent, d["seed"]) not in kept]
     if seeds:
-        oracle.observe([(f"fuzz.{agent}.{s}", generate(agent, s)) for s in seeds])
+        oracle.observe([(case_id(agent, s), tree_of(agent, s)) for s in seeds])
     record.log(f"{agent} {version}: recorded again seeds {seeds}")
 
 
@@ -936,7 +1153,7 @@ def add_outcomes(report, lo, hi, found):
     assert report["seeds"][1] == lo, "seed ranges must follow each other"
     agent = report["agent"]
     for s in range(lo, hi):
-        rows = found[f"fuzz.{agent}.{s}"]
+        rows = found[case_id(agent, s)]
         if any(r["aspect"] == UNOBSERVED for r in rows):
             report.setdefault("leftOut", []).append({"seed": s, "reason": rows[0]["theirs"]})
             continue
@@ -962,7 +1179,7 @@ def shrink_new_kinds(oracle, report, args):
             if aspect in done or aspect in (UNOBSERVED, "panic"):
                 continue
             done.add(aspect)
-            tree = generate(args.agent, d["seed"])
+            tree = tree_of(args.agent, d["seed"])
             small, runs = shrink(oracle, tree, aspect, args.shrink_limit)
             rows = oracle.observe([("check", small)])["check"]
             row = next((r for r in rows if r["aspect"] == aspect), None)
@@ -970,17 +1187,17 @@ def shrink_new_kinds(oracle, report, args):
                      "files": len(small["files"]), "still": row is not None}
             if row is not None:
                 entry.update(theirs=row["theirs"], ours=row["ours"])
-            shrunk_dir = WORK / "shrunk" / args.agent / f"{d['seed']}-{aspect}"
-            shutil.rmtree(shrunk_dir, ignore_errors=True)
-            write_tree(small, shrunk_dir / "tree")
-            (shrunk_dir / "tree.json").write_text(json.dumps(small, indent=2, ensure_ascii=False))
+            kept = shrunk_dir(args.agent, d["seed"], aspect)
+            shutil.rmtree(kept, ignore_errors=True)
+            write_tree(small, kept / "tree")
+            (kept / "tree.json").write_text(json.dumps(small, indent=2, ensure_ascii=False))
             report["shrunk"].append(entry)
             write_report(report)
             record.log(f"shrunk seed {d['seed']} {aspect}: {len(small['files'])} files, {runs} runs")
 
 
 def write_report(report):
-    path = FUZZ / report["agent"] / f"{report['version']}.json"
+    path = report_path(FUZZ, report["agent"], report["version"])
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(report_text(report))
 
@@ -989,18 +1206,25 @@ def keep(agent, seed, aspect):
     """Makes the shrunk case of (seed, aspect), or with no aspect the
     generated repository of the seed, an ordinary oracle case:
     `oracle/fixtures/fuzz-<agent>-<seed>/` and a `[[case]]` in
-    `oracle/cases.toml` (record it with `record.py --case fuzz.<agent>.<seed>`)."""
+    `oracle/cases.toml` (record it with `record.py --case fuzz.<agent>.<seed>`);
+    with `--home`, `oracle/fixtures/fuzz-<agent>-home-<seed>/`, its home
+    `oracle/homes/fuzz-<agent>-<seed>/` (none when the case was shrunk to
+    no file of the home) and the case `fuzz.<agent>.home.<seed>`."""
     if aspect:
-        src = WORK / "shrunk" / agent / f"{seed}-{aspect}" / "tree.json"
-        tree = json.loads(src.read_text())
+        tree = json.loads((shrunk_dir(agent, seed, aspect) / "tree.json").read_text())
     else:
-        tree = generate(agent, seed)
-    rel = f"oracle/fixtures/fuzz-{agent}-{seed}"
-    if (ROOT / rel).exists():
-        sys.exit(f"{rel} exists")
+        tree = tree_of(agent, seed)
+    rel = f"oracle/fixtures/fuzz-{agent}-{'home-' if HOME else ''}{seed}"
+    # A case shrunk to no file of the home is a case of the repository.
+    home = f"oracle/homes/fuzz-{agent}-{seed}" if tree.get("home") else None
+    for d in filter(None, (rel, home)):
+        if (ROOT / d).exists():
+            sys.exit(f"{d} exists")
     write_tree(tree, ROOT / rel)
-    cid = f"fuzz.{agent}.{seed}"
-    case = case_of(tree, cid, agent, rel)
+    if home:
+        write_home(tree, ROOT / home)
+    cid = case_id(agent, seed)
+    case = case_of(tree, cid, agent, rel, home)
     with open(record.MANIFEST, "a") as f:
         f.write("\n" + toml_case(case))
     print(cid)
@@ -1015,12 +1239,12 @@ def recompare(agent, version, binary, as_before=False):
     keeps its previous outcome. With `as_before`, the agreements are kept
     as they are and the count goes to the report's `before` (the rate of
     the adapter before a round of fixes, rendered beside the rate now)."""
-    path = FUZZ / agent / f"{version}.json"
+    path = report_path(FUZZ, agent, version)
     report = json.loads(path.read_text())
     rows = {}
     # In the order they were recorded (`batch10` after `batch9`): a seed
     # recorded again is compared on its last observation.
-    batches = [b for b in (WORK / f"{agent}-{version}").glob("batch*") if b.name[5:].isdigit()]
+    batches = [b for b in work_dir(agent, version).glob("batch*") if b.name[5:].isdigit()]
     for batch in sorted(batches, key=lambda b: int(b.name[5:])):
         manifest = batch / "cases.toml"
         if not manifest.exists() or "id = \"fuzz." not in manifest.read_text():
@@ -1038,7 +1262,7 @@ def recompare(agent, version, binary, as_before=False):
     now = {"agent": agent, "seeds": [first, first], "agree": 0, "disagreeing": [],
            "leftOut": []}
     for s in range(first, end):
-        cid = f"fuzz.{agent}.{s}"
+        cid = case_id(agent, s)
         if cid not in rows and (s in previous or s in left):  # not observed here: as recorded
             now["disagreeing" if s in previous else "leftOut"].append(previous.get(s, left.get(s)))
             now["seeds"][1] = s + 1
@@ -1083,8 +1307,8 @@ def same(agent, version, trial):
     some seeds with `PLAYBOOKDIFF_FUZZ_REPORTS=trial`) gives every one of
     its seeds the outcome the committed report gives it ([`differing`]).
     Prints each seed that differs; returns 0 when none does, 1 otherwise."""
-    committed = json.loads((ROOT / "oracle" / "fuzz" / agent / f"{version}.json").read_text())
-    again = json.loads((Path(trial) / agent / f"{version}.json").read_text())
+    committed = json.loads(report_path(ROOT / "oracle" / "fuzz", agent, version).read_text())
+    again = json.loads(report_path(Path(trial), agent, version).read_text())
     try:
         differ = differing(committed, again)
     except ValueError as e:
@@ -1139,7 +1363,12 @@ def main():
     t.add_argument("--version", required=True)
     t.add_argument("--trial", type=Path, required=True,
                    help="the trial's reports directory (its PLAYBOOKDIFF_FUZZ_REPORTS)")
+    for cmd in (g, r, k, c, t):
+        cmd.add_argument("--home", action="store_true",
+                         help="the generator of repositories with a home (local mode)")
     args = p.parse_args()
+    global HOME
+    HOME = args.home
     if args.cmd == "same":
         return same(args.agent, args.version, args.trial)
     if args.cmd == "recompare":
@@ -1147,8 +1376,10 @@ def main():
     if args.cmd == "keep":
         return keep(args.agent, args.seed, args.aspect)
     if args.cmd == "generate":
-        tree = generate(args.agent, args.seed)
+        tree = tree_of(args.agent, args.seed)
         write_tree(tree, args.out)
+        if HOME:
+            write_home(tree, Path(str(args.out) + ".home"))
         Path(str(args.out) + ".case.json").write_text(
             json.dumps({k: tree[k] for k in ("cwd", "target", "submodules")}, indent=2) + "\n")
         return
@@ -1165,6 +1396,8 @@ def main():
            "--shrink-limit", str(args.shrink_limit), "--binary", binary]
     if args.again:
         cmd.append("--again")
+    if HOME:
+        cmd.append("--home")
     if args.version:
         cmd += ["--version", args.version]
     sys.exit(subprocess.run(cmd).returncode)

@@ -685,6 +685,8 @@ class Norm:
         s = re.sub(r"\b(toolu|call|ctc|fc)_\d{3}_\d\b", r"\1_<n>", s)
         s = re.sub(r"Wall time: [\d.]+ seconds", "Wall time: <t> seconds", s)
         s = re.sub(r"Chunk ID: \w+", "Chunk ID: <id>", s)
+        # Gemini CLI's shell tool reports the command's process group.
+        s = re.sub(r"Process Group PGID: \d+", "Process Group PGID: <pid>", s)
         s = re.sub(r"\b[0-9a-f]{7,40}\b", "<sha>", s)
         s = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:<port>", s)
         return s

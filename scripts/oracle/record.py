@@ -338,6 +338,12 @@ def seed_home(case, home, repo):
     src = ROOT / case["home"]
     if not src.is_dir() or case["home"].startswith(("/", "..")):
         raise ValueError(f"{case['id']}: no home directory {case['home']}")
+    copy_home(src, home, repo)
+
+
+def copy_home(src, home, repo):
+    """Copies the home directory `src` into `home` as `seed_home` does
+    (placeholders replaced, `@REPO@` links made); `src` must exist."""
     shutil.copytree(src, home, symlinks=True, dirs_exist_ok=True)
     for path in home.rglob("*"):
         # A link whose target is `@REPO@` leads to the repository.

@@ -62,6 +62,49 @@ class Generator(unittest.TestCase):
                 self.assertEqual(fuzz.normalized(t), t, f"{agent} {seed}")
 
 
+class HomeGenerator(unittest.TestCase):
+    def test_the_repository_is_the_seeds_and_the_home_is_the_same_each_time(self):
+        for agent in fuzz.FOCUS:
+            for seed in range(40):
+                t = fuzz.generate_home(agent, seed)
+                self.assertEqual(t, fuzz.generate_home(agent, seed))
+                self.assertEqual({k: v for k, v in t.items() if k != "home"},
+                                 fuzz.generate(agent, seed), f"{agent} {seed}")
+                self.assertEqual(fuzz.normalized(t), t, f"{agent} {seed}")
+
+    def test_each_agent_gets_the_user_files_it_reads(self):
+        wanted = {"claude-code": [".claude/CLAUDE.md", ".claude/rules/", ".claude/skills/",
+                                  ".claude.json", ".claude/settings.json", ".claude/agents/"],
+                  "codex": [".codex/AGENTS.md", ".codex/AGENTS.override.md",
+                            ".codex/config.toml", ".codex/skills/", ".agents/skills/"],
+                  "opencode": [".config/opencode/AGENTS.md", ".config/opencode/opencode.json",
+                               ".config/opencode/skills/", ".claude/CLAUDE.md"],
+                  "gemini": [".gemini/GEMINI.md", ".gemini/settings.json", ".gemini/skills/",
+                             ".agents/skills/"],
+                  "copilot": [".copilot/copilot-instructions.md", ".copilot/instructions/",
+                              ".copilot/skills/", ".copilot/mcp-config.json", ".copilot/agents/"]}
+        for agent, needles in wanted.items():
+            paths = [p for s in range(200) for p in fuzz.generate_home(agent, s)["home"]]
+            for needle in needles:
+                self.assertTrue(any(p.startswith(needle) for p in paths), f"{agent} {needle}")
+        servers = [fuzz.generate_home("claude-code", s)["home"].get(".claude.json", "")
+                   for s in range(100)]
+        self.assertTrue(any('"@REPO@"' in t for t in servers), "a project entry of ~/.claude.json")
+
+    def test_a_home_case_names_its_home(self):
+        fuzz.HOME = True
+        try:
+            self.assertEqual(fuzz.case_id("codex", 7), "fuzz.codex.home.7")
+            self.assertEqual(fuzz.report_path(Path("r"), "codex", "1.0"),
+                             Path("r/codex/1.0.home.json"))
+            tree = fuzz.tree_of("codex", 7)
+        finally:
+            fuzz.HOME = False
+        self.assertEqual(fuzz.case_id("codex", 7), "fuzz.codex.7")
+        case = fuzz.case_of(tree, "fuzz.codex.home.7", "codex", "/f", "/h")
+        self.assertIn('home = "/h"', fuzz.toml_case(case))
+
+
 def fake_outcomes(agent, lo, hi):
     """Disagreement rows as a comparison would give them, a function of the
     generated tree only (a repository with `.mcp.json` "disagrees")."""

@@ -174,7 +174,9 @@ pub enum Fact {
     /// `claude.c23_legacy_commands_as_skills` in two orders in three runs).
     SkillsInListingOrder,
     /// The skill listing is sorted by name, whatever the file system's
-    /// order ([`Fact::SkillsInListingOrder`] ends).
+    /// order ([`Fact::SkillsInListingOrder`] ends), as `localeCompare`
+    /// orders names, each skills directory on the launch directory's chain
+    /// apart, the nearest first.
     SkillListingSorted,
 }
 
@@ -453,8 +455,8 @@ const TABLE: &[Row] = &[
         fact: Fact::SkillListingSorted,
         since: "2.1.154",
         until: None,
-        summary: "The skill listing is sorted by name.",
-        evidence: "bisected (case `claude.c17_skill_identity`): 2.1.153 lists `review` first, as the directory lists it, 2.1.154 `deploy-app`, `lint`, `review`",
+        summary: "The skill listing is sorted by name, the nearest skills directory first.",
+        evidence: "bisected (case `claude.c17_skill_identity`): 2.1.153 lists `review` first, as the directory lists it, 2.1.154 `deploy-app`, `lint`, `review`; bisected too (case `claude.skill_listing_dir_order`, launched in `lib/sub`): 2.1.153 lists the nearest directory first too but `lib`'s `m-lib` before `c-lib`, as the directory lists them, 2.1.154 `lib/sub`'s, `lib`'s, then the root's skills, each by name; bisected too (case `claude.skill_listing_name_order`): 2.1.154 sorts names as `localeCompare` does (`a_b` before `a-b`, `B` after `a2`, `db_query` before `Test-Runner`), 2.1.153 not",
     },
 ];
 

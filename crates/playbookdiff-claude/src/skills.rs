@@ -10,6 +10,7 @@ use crate::matcher::{claude_paths, has_non_text, written_paths, PathPatterns};
 use crate::profile::Fact;
 use crate::settings::Settings;
 use crate::Compiler;
+use feruca::{Collator, Locale, Tailoring};
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
@@ -17,6 +18,7 @@ use playbookdiff_model::{
 };
 use playbookdiff_source::{EntryKind, Resolved};
 use serde_json::Value;
+use std::cmp::{Ordering, Reverse};
 use std::collections::BTreeMap;
 
 /// Per-skill cap on `description` + `when_to_use`, in characters
@@ -517,7 +519,8 @@ fn read_skill(cx: &mut Compiler<'_, '_>, path: &RepoPath, dir_name: &str) -> Opt
     let description = text_of("description")
         .map(|d| d.trim().to_string())
         .filter(|d| !d.is_empty())
-        .or_else(|| first_line_description(&text.text[body_start..]));
+        .or_else(|| first_line_description(&text.text[body_start..]))
+        .or_else(|| Some(NO_DESCRIPTION.to_string()));
     let when = text_of("when_to_use")
         .map(|w| w.trim().to_string())
         .unwrap_or_default();
@@ -656,6 +659,12 @@ fn with_source(description: String, path: &RepoPath, profile: &crate::profile::P
     };
     format!("{description} ({source})")
 }
+
+/// The description Claude Code lists for a skill with neither a
+/// `description` nor a non-empty line in its body (2.1.197 and 2.1.332
+/// list an empty `SKILL.md` as `Skill`: cases `fuzz.claude-code.1002`,
+/// `fuzz.claude-code.home.2`).
+const NO_DESCRIPTION: &str = "Skill";
 
 /// The description Claude Code gives a skill without one: the first
 /// non-empty line of the body, heading markers stripped; a line of more
@@ -1002,9 +1011,14 @@ fn window_share_risk(cx: &mut Compiler<'_, '_>) {
 }
 
 /// Puts the skills in the order of the release's skill listing. From
-/// [`Fact::SkillListingSorted`] on, by name within each source, the
+/// [`Fact::SkillListingSorted`] on, by name within each source
+/// ([`listing_collator`]'s order), the
 /// sources in the order compiled: the managed policy's, the user's, the
-/// repository's skills, then the legacy commands (2.1.197 and 2.1.332:
+/// repository's skills (each skills directory on the launch directory's
+/// chain apart, the nearest first: 2.1.154, 2.1.197 and 2.1.332 list
+/// `lib/sub`'s `b-sub`, `y-sub`, then `lib`'s, then the root's, case
+/// `claude.skill_listing_dir_order`; found by the fuzzer, case
+/// `fuzz.claude-code.home.2`), then the legacy commands (2.1.197 and 2.1.332:
 /// case `claude.c23_legacy_commands_as_skills.in-sub` lists `deploy`, then
 /// the commands `deploy`, `frontend:component`, `review`, `review`,
 /// `sub-only`; corpus `getsentry__sentry-mcp` its skills by name, then
@@ -1020,20 +1034,39 @@ fn listing_order(cx: &mut Compiler<'_, '_>) {
     if cx.profile.has(Fact::SkillListingSorted) {
         // Skills off the startup listing (found on demand) stay after it,
         // as compiled.
-        let key = |s: &Skill| match s.source.scope {
-            _ if s.load_phase != LoadPhase::Startup => (4, String::new()),
-            _ if is_command(s) => (3, s.name.clone()),
-            SourceScope::Managed => (0, s.name.clone()),
-            SourceScope::User => (1, s.name.clone()),
-            _ => (2, s.name.clone()),
+        // The repository's skills directories: the nearest to the launch
+        // directory first (the deepest owner on its chain).
+        let source = |s: &Skill| match s.source.scope {
+            _ if s.load_phase != LoadPhase::Startup => (4, Reverse(0)),
+            _ if is_command(s) => (3, Reverse(0)),
+            SourceScope::Managed => (0, Reverse(0)),
+            SourceScope::User => (1, Reverse(0)),
+            _ => (2, Reverse(owner_of(&s.source.path).depth())),
         };
-        cx.out.skills.sort_by_cached_key(key);
+        let mut names = listing_collator();
+        cx.out.skills.sort_by(|a, b| {
+            let (sa, sb) = (source(a), source(b));
+            sa.cmp(&sb).then_with(|| match sa.0 {
+                4 => Ordering::Equal,
+                _ => names.collate(a.name.as_str(), b.name.as_str()),
+            })
+        });
     } else if cx.profile.has(Fact::SkillsInListingOrder)
         && cx.out.skills.len() > 1
         && !cx.out.assumptions.iter().any(|a| a == SKILL_ORDER)
     {
         cx.out.assumptions.push(SKILL_ORDER.to_string());
     }
+}
+
+/// The order of names in the skill listing: JavaScript's `localeCompare`,
+/// the Unicode Collation Algorithm with the CLDR root order, punctuation
+/// not ignored (2.1.197 and 2.1.332 list `a_b`, `a-b`, `a1`, `a10`, `a2`,
+/// `B`, `db_query`, `Test-Runner`, `Zeta`: case
+/// `claude.skill_listing_name_order`, found by the fuzzer as
+/// `fuzz.claude-code.1002`); equal names keep their byte order.
+fn listing_collator() -> Collator {
+    Collator::new(Tailoring::Cldr(Locale::Root), false, true)
 }
 
 /// The assumption of a release that lists skills in the file system's

@@ -620,7 +620,15 @@ fn below_cwd(
         }
         let hit = target.as_ref().is_some_and(|t| strictly_below(t, &dir));
         let blank = text.as_ref().is_none_or(|t| empty_as_read(t));
-        if hit && !blank {
+        if target.as_ref() == Some(&path) {
+            others.push(read_itself(Found {
+                path: &path,
+                kind,
+                resolved,
+                text: text.as_deref(),
+                applies_to: dir.clone(),
+            }));
+        } else if hit && !blank {
             let depth = dir.depth();
             effective.push((
                 depth,
@@ -652,6 +660,24 @@ fn below_cwd(
     // Closest to the target first, as OpenCode walks up from the file.
     effective.sort_by_key(|(d, _)| std::cmp::Reverse(*d));
     effective.into_iter().map(|(_, e)| e).collect()
+}
+
+/// The instruction file the agent reads as targetPath: OpenCode's read
+/// tool does not attach the file it reads as an instruction to that read
+/// (1.18.33: reading `b/AGENTS.md` attaches nothing, reading `a/x.py`
+/// attaches `a/AGENTS.md`, cases `opencode.blank_on_demand.read-b-agents`
+/// and `opencode.blank_on_demand.read-a-x`; found by the fuzzer, case
+/// `fuzz.opencode.505`).
+fn read_itself(found: Found<'_>) -> Instruction {
+    let path = found.path.clone();
+    found.entry(
+        LoadPhase::OnDemand,
+        Applicability::Shadowed,
+        format!(
+            "{path} is targetPath itself: the model receives it as the file it reads, and OpenCode does not attach \
+             the file it reads as an instruction"
+        ),
+    )
 }
 
 /// "a directory" or "a special file (…)" for an entry that is not a

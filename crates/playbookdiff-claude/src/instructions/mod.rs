@@ -204,10 +204,10 @@ pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             Job::Expand(e) => repeated_any |= expand_top(cx, &mut loader, *e),
         }
     }
-    read_target_not_attached(cx);
     if !cx.profile.has(Fact::NestedSkipsStartupFiles) {
         startup_file_attached_again(cx);
     }
+    read_target_not_attached(cx);
     if repeated_any {
         cx.out.assumptions.push(
             "Each file enters the context once: Claude Code's memory loader skips a file it has already processed, so \
@@ -256,7 +256,12 @@ fn read_target_not_attached(cx: &mut Compiler<'_, '_>) {
 /// startup entries stay; on-demand copies (ids `…~N`) applying to
 /// `.claude` are added. Seen with 2.1.197 (`fuzz.claude-code.106`: reading
 /// `.claude/rules/deep/Web0.md` attaches `.claude/CLAUDE.md`; seeds 138,
-/// 255, 268, 318); 2.1.332 attaches nothing there.
+/// 255, 268, 318); 2.1.332 attaches nothing there. Reading
+/// `.claude/CLAUDE.md` itself attaches its imports again, not the file,
+/// which the read has put in the record of files read
+/// ([`read_target_not_attached`], which runs after this; 2.1.197,
+/// `fuzz.claude-code.1003`: reading `.claude/CLAUDE.md` attaches its
+/// import `@../util.md` again).
 fn startup_file_attached_again(cx: &mut Compiler<'_, '_>) {
     let Some(target) = cx.context.target_path.clone() else {
         return;
@@ -267,7 +272,7 @@ fn startup_file_attached_again(cx: &mut Compiler<'_, '_>) {
     let Some(memory) = dot_claude.join("CLAUDE.md") else {
         return;
     };
-    if !target.starts_with(&dot_claude) || target == dot_claude || target == memory {
+    if !target.starts_with(&dot_claude) || target == dot_claude {
         return;
     }
     let at_startup = |i: &Instruction| {

@@ -1181,3 +1181,31 @@ fn before_1_1_11_a_plural_folder_of_the_users_stops_opencode_too() {
     assert!(diags(&new, DiagnosticCode::ConfigRefused).is_empty());
     assert!(new.subagents.iter().any(|a| a.name == "mine"));
 }
+
+/// OpenCode's read tool attaches the instruction files of the directories
+/// from the file read up to the launch directory, but not the file read
+/// itself: reading `b/AGENTS.md` attaches nothing, reading `a/x.py`
+/// attaches `a/AGENTS.md`, white space only as it is (1.18.33, cases
+/// `opencode.blank_on_demand.read-b-agents` and `.read-a-x`; found by the
+/// fuzzer, case `fuzz.opencode.505`).
+#[test]
+fn the_file_read_is_not_attached_as_its_own_instruction() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../oracle/fixtures/opencode-blank-on-demand");
+    let attached = |target: &str| -> Vec<String> {
+        let c = KIT.compile_at(&dir, ".", Some(target));
+        c.instructions
+            .iter()
+            .filter(|i| {
+                i.load_phase == LoadPhase::OnDemand && i.applicability == Applicability::Effective
+            })
+            .map(|i| i.source.path.to_string())
+            .collect()
+    };
+    assert!(attached("b/AGENTS.md").is_empty());
+    assert_eq!(attached("a/x.py"), ["a/AGENTS.md"]);
+    let c = KIT.compile_at(&dir, ".", Some("b/AGENTS.md"));
+    let b = inst(&c, "b/AGENTS.md");
+    assert_eq!(b.applicability, Applicability::Shadowed);
+    assert!(b.reason.contains("targetPath itself"), "{}", b.reason);
+}

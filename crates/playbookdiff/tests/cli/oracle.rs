@@ -166,6 +166,28 @@ fn fixture_machine(home: &Path, root: &Path) -> Machine {
         .with_root(root.to_path_buf())
 }
 
+/// The machine of a case with a fixture home (None without one): the
+/// home as the recorder seeded it for the repository at `root`, the
+/// case's managed files or an empty machine root, its environment and its
+/// profile; the temporary directories go to `temps`.
+fn case_machine(case: &Case, root: &Path, temps: &mut Vec<tempfile::TempDir>) -> Option<Machine> {
+    let home = home_copy(case, root, temps)?;
+    let managed = match &case.managed {
+        Some(m) => workspace().join(m),
+        None => {
+            let empty = tempfile::tempdir().expect("temporary directory");
+            let path = empty.path().to_path_buf();
+            temps.push(empty);
+            path
+        }
+    };
+    let machine = with_case_env(fixture_machine(&home, &managed), case, &home, root);
+    Some(match &case.profile {
+        Some(name) => machine.with_profile(name),
+        None => machine,
+    })
+}
+
 /// `machine` with the case's environment (`[case.env]`), as the recorder
 /// gave it to the agent: `@HOME@` is the fixture home `home`, `@REPO@`
 /// the repository `root`; each variable handed over as the adapter that
@@ -1888,18 +1910,7 @@ fn run_all() -> Outcome {
             out.skipped.insert(case.id.clone());
             continue;
         };
-        let empty_root = tempfile::tempdir().expect("temporary directory");
-        let managed = case
-            .managed
-            .as_ref()
-            .map(|m| workspace().join(m))
-            .unwrap_or_else(|| empty_root.path().to_path_buf());
-        let machine = home_copy(&case, &root, &mut temps)
-            .map(|home| with_case_env(fixture_machine(&home, &managed), &case, &home, &root))
-            .map(|m| match &case.profile {
-                Some(name) => m.with_profile(name),
-                None => m,
-            });
+        let machine = case_machine(&case, &root, &mut temps);
         for agent in AGENTS {
             if !case.agents.iter().any(|a| a == agent) {
                 continue;
@@ -2957,15 +2968,21 @@ fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
     s.push_str("fixes\" is the rate of the adapter before the last round of fixes on the same\n");
     s.push_str("observations (`recompare --as-before` with the earlier build). A seed whose\n");
     s.push_str("agent run timed out twice is no observation of the agent: it is left out of\n");
-    s.push_str("\"repositories\" and of the rate.\n\n");
+    s.push_str("\"repositories\" and of the rate. The generator `home` (`fuzz.py --home`)\n");
+    s.push_str("adds to each repository a home of the user's own files the agent reads\n");
+    s.push_str("(instructions, rules, skills, settings, MCP servers), and compares in\n");
+    s.push_str("local mode with that home, as the cases of \"Local mode: fixture homes\"\n");
+    s.push_str("are compared; its cases are named `fuzz.<agent>.home.<seed>`.\n\n");
     let mut rows = Vec::new();
     for agent in AGENTS {
         for &v in profiled(agent) {
-            let path = workspace().join(format!("oracle/fuzz/{agent}/{v}.json"));
-            if let Ok(text) = std::fs::read_to_string(&path) {
-                let r: Value = serde_json::from_str(&text)
-                    .unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()));
-                rows.push((agent, v, r));
+            for (generator, suffix) in [("repository", ""), ("home", ".home")] {
+                let path = workspace().join(format!("oracle/fuzz/{agent}/{v}{suffix}.json"));
+                if let Ok(text) = std::fs::read_to_string(&path) {
+                    let r: Value = serde_json::from_str(&text)
+                        .unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()));
+                    rows.push((agent, v, generator, r));
+                }
             }
         }
     }
@@ -2973,8 +2990,8 @@ fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
         s.push_str("No run recorded yet.\n\n");
         return;
     }
-    s.push_str("| agent | version | seeds | repositories | agree | rate | before fixes | disagreement kinds (repositories) |\n|---|---|---|---|---|---|---|---|\n");
-    for (agent, v, r) in &rows {
+    s.push_str("| agent | version | generator | seeds | repositories | agree | rate | before fixes | disagreement kinds (repositories) |\n|---|---|---|---|---|---|---|---|---|\n");
+    for (agent, v, generator, r) in &rows {
         let (first, end) = (
             r["seeds"][0].as_u64().unwrap(),
             r["seeds"][1].as_u64().unwrap(),
@@ -3004,7 +3021,7 @@ fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
         };
         let _ = writeln!(
             s,
-            "| {agent} | {v} | {first}..{end}{} | {n} | {agree} | {rate:.1}% | {before} | {} |",
+            "| {agent} | {v} | {generator} | {first}..{end}{} | {n} | {agree} | {rate:.1}% | {before} | {} |",
             if left_out == 0 {
                 String::new()
             } else {
@@ -3019,9 +3036,10 @@ fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
     }
     s.push('\n');
     let ids: BTreeSet<String> = cases().into_iter().map(|c| c.id).collect();
-    for (agent, v, r) in &rows {
+    for (agent, v, generator, r) in &rows {
+        let prefix = if *generator == "home" { "home." } else { "" };
         for k in r["shrunk"].as_array().unwrap() {
-            let seed = format!("fuzz.{agent}.{}", k["seed"]);
+            let seed = format!("fuzz.{agent}.{prefix}{}", k["seed"]);
             let of_seed = |c: &str| c == seed || c.starts_with(&format!("{seed}."));
             let kept: Vec<&String> = ids.iter().filter(|c| of_seed(c)).collect();
             let status = match (listed[agent].iter().any(|e| of_seed(&e.case)), kept.last()) {
@@ -3031,7 +3049,7 @@ fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
             };
             let _ = writeln!(
                 s,
-                "- {agent} {v}, seed {}, `{}`: shrunk to {} file(s) in {} agent runs ({status}); agent: `{}`; adapter: `{}`",
+                "- {agent} {v}, seed {prefix}{}, `{}`: shrunk to {} file(s) in {} agent runs ({status}); agent: `{}`; adapter: `{}`",
                 k["seed"],
                 k["aspect"].as_str().unwrap_or_default(),
                 k["files"],
@@ -3307,11 +3325,16 @@ fn fuzz_rows(observations: &Path, agent: &'static str, case: &Case) -> Vec<Value
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };
-        let obs: Value = serde_json::from_str(&text).expect("observation parses");
+        let mut obs: Value = serde_json::from_str(&text).expect("observation parses");
         let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut temps = Vec::new();
             let root = materialize(case, &mut temps).expect("a fuzz case is a fixture");
-            let cfg = compile(agent, version, &root, case, None);
+            // A case of the home generator: local mode with its home.
+            let machine = case_machine(case, &root, &mut temps);
+            if machine.is_some() {
+                obs = env_named(home_named(obs.clone()), &env_places(case));
+            }
+            let cfg = compile(agent, version, &root, case, machine.as_ref());
             disagreements(agent, case, &root, version, &obs, &cfg)
         }));
         let found = found.unwrap_or_else(|e| {

@@ -554,3 +554,24 @@ fn a_directory_that_cannot_be_listed_is_named_by_its_diagnostic() {
     subjects.sort();
     assert_eq!(subjects, [Some("a"), Some("b/c")], "{:#?}", cfg.diagnostics);
 }
+
+/// Reading the launch directory's `.claude/CLAUDE.md` itself: 2.1.197
+/// attaches its import `@../util.md` again (its nested loader takes
+/// `.claude` for a directory with its own memory, and skips only the file
+/// read), 2.1.332 attaches nothing; the file itself is not attached by
+/// either (case `fuzz.claude-code.1003`, found by the fuzzer).
+#[test]
+fn reading_dot_claude_memory_attaches_its_imports_again_before_2_1_277() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../oracle/fixtures/fuzz-claude-code-1003");
+    let attached = |v: &str| -> Vec<String> {
+        let cfg = compile_dir(&dir, &at_root().target(".claude/CLAUDE.md").version(v));
+        cfg.instructions
+            .iter()
+            .filter(|i| i.load_phase == OnDemand && i.applicability == Effective)
+            .map(|i| i.source.path.to_string())
+            .collect()
+    };
+    assert_eq!(attached("2.1.197"), ["util.md"]);
+    assert!(attached("2.1.332").is_empty());
+}

@@ -346,3 +346,77 @@ fn a_skills_root_stored_as_a_text_file_is_reported_not_silently_empty() {
     // a file holding its target; Claude Code then finds no skills.
     KIT.assert_skills_root_stored_as_text_is_reported(".claude/skills", "---\nname: deploy\n---\n");
 }
+
+/// The listing of a launch directory whose ancestors hold skills
+/// directories: each directory's skills by name, the nearest directory
+/// first, as 2.1.197 and 2.1.332 list them (`b-sub`, `y-sub`, `c-lib`,
+/// `m-lib`, `a-root`, `z-root`; case `claude.skill_listing_dir_order`, found
+/// by the fuzzer as `fuzz.claude-code.home.2`).
+#[test]
+fn the_listing_takes_the_nearest_skills_directory_first_each_by_name() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../oracle/fixtures/claude-skill-dir-order");
+    for v in ["2.1.197", "2.1.332"] {
+        let cfg = compile_dir(&dir, &at_root().cwd("lib/sub").version(v));
+        let listed: Vec<&str> = cfg
+            .skills
+            .iter()
+            .filter(|s| s.load_phase == Startup && s.advertisement.state == Ad::Advertised)
+            .map(|s| s.name.as_str())
+            .collect();
+        assert_eq!(
+            listed,
+            ["b-sub", "y-sub", "c-lib", "m-lib", "a-root", "z-root"],
+            "{v}"
+        );
+    }
+}
+
+/// The listing sorts names as JavaScript's `localeCompare` does (the
+/// Unicode Collation Algorithm, CLDR root): case second, `_` before `-`,
+/// digits one by one, as 2.1.197 and 2.1.332 list them (case
+/// `claude.skill_listing_name_order`, found by the fuzzer as
+/// `fuzz.claude-code.1002`); a byte order would put `B`, `Test-Runner` and
+/// `Zeta` first.
+#[test]
+fn the_listing_sorts_names_as_locale_compare_does() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../oracle/fixtures/claude-skill-name-order");
+    for v in ["2.1.197", "2.1.332"] {
+        let cfg = compile_dir(&dir, &at_root().version(v));
+        let listed: Vec<&str> = cfg
+            .skills
+            .iter()
+            .filter(|s| s.load_phase == Startup && s.advertisement.state == Ad::Advertised)
+            .map(|s| s.name.as_str())
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                "a_b",
+                "a-b",
+                "a1",
+                "a10",
+                "a2",
+                "B",
+                "db_query",
+                "Test-Runner",
+                "Zeta"
+            ],
+            "{v}"
+        );
+    }
+}
+
+/// An empty `SKILL.md` is listed with the description `Skill` (2.1.197 and
+/// 2.1.332, case `fuzz.claude-code.1002`).
+#[test]
+fn an_empty_skill_file_is_listed_as_skill() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../oracle/fixtures/fuzz-claude-code-1002");
+    for v in ["2.1.197", "2.1.332"] {
+        let cfg = compile_dir(&dir, &at_root().version(v));
+        let s = skill(&cfg, ".claude/skills/db_query/SKILL.md");
+        assert_eq!(s.description.as_deref(), Some("Skill"), "{v}");
+    }
+}
