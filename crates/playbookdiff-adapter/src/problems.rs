@@ -127,22 +127,56 @@ pub fn not_a_file(
     .at(at(path, format))
 }
 
+/// What a harness does with a file of the user's that is not valid UTF-8,
+/// as the agent was seen to do (each adapter cites its oracle case).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NonUtf8 {
+    /// The harness (its product name) loads the file, each invalid byte
+    /// read as U+FFFD, as the analysis reads it (Node's `utf8` decoding).
+    Replaced(&'static str),
+    /// The harness (its product name) leaves the file out.
+    Skipped(&'static str),
+    /// Not observed: the agent may read the bytes differently.
+    Unobserved,
+}
+
+/// How a harness reads one kind of the user's Markdown files
+/// ([`read_user_markdown`]).
+#[derive(Clone, Copy, Debug)]
+pub struct UserMarkdown<'a> {
+    /// What the harness does without the file, a clause after "so" (for
+    /// a file that cannot be read).
+    pub effect: &'a str,
+    /// What the harness does with a file that is not valid UTF-8.
+    pub non_utf8: NonUtf8,
+}
+
 /// The text of the user's Markdown file `path` (at most `limit` bytes),
-/// `None` when it is absent or cannot be read; a failed read is
-/// [`read_error`] (its source in the path's layer), pushed to `diags`.
-/// `effect` says what the harness does without the file.
+/// `None` when it is absent, cannot be read, or is not valid UTF-8 and
+/// the harness skips such a file (`how.non_utf8`); a failed read is
+/// [`read_error`] and invalid UTF-8 is [`invalid_utf8_as`] (their source
+/// in the path's layer), pushed to `diags`.
 pub fn read_user_markdown(
     machine: &Machine,
     path: &RepoPath,
     limit: u64,
-    effect: &str,
+    how: &UserMarkdown<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Arc<TextFile>> {
     match machine.read_text(path, limit) {
+        Ok(t) if t.invalid_utf8 => {
+            diags.push(invalid_utf8_as(
+                path,
+                SourceFormat::Markdown,
+                &t,
+                how.non_utf8,
+            ));
+            (!matches!(how.non_utf8, NonUtf8::Skipped(_))).then_some(t)
+        }
         Ok(t) => Some(t),
         Err(SourceError::NotFound(_)) => None,
         Err(e) => {
-            diags.push(read_error(path, &e, effect, SourceFormat::Markdown));
+            diags.push(read_error(path, &e, how.effect, SourceFormat::Markdown));
             None
         }
     }
@@ -195,17 +229,50 @@ pub fn io_remedy(kind: IoKind, it: &str, its: &str) -> String {
 }
 
 /// `path`, read as `text`, is not valid UTF-8: an `invalid-utf8`
-/// diagnostic at the line of the first invalid byte (1-based).
+/// diagnostic at the line of the first invalid byte (1-based), for a
+/// harness whose handling was not observed ([`NonUtf8::Unobserved`]).
 pub fn invalid_utf8(path: &RepoPath, format: SourceFormat, text: &TextFile) -> Diagnostic {
+    invalid_utf8_as(path, format, text, NonUtf8::Unobserved)
+}
+
+/// [`invalid_utf8_as`] when `text` (read from `path`) is not valid UTF-8,
+/// else `None`.
+pub fn utf8_problem(
+    path: &RepoPath,
+    format: SourceFormat,
+    text: &TextFile,
+    how: NonUtf8,
+) -> Option<Diagnostic> {
+    text.invalid_utf8
+        .then(|| invalid_utf8_as(path, format, text, how))
+}
+
+/// `path`, read as `text`, is not valid UTF-8, and the harness handles
+/// such a file as `how` says: an `invalid-utf8` diagnostic at the line of
+/// the first invalid byte (1-based).
+pub fn invalid_utf8_as(
+    path: &RepoPath,
+    format: SourceFormat,
+    text: &TextFile,
+    how: NonUtf8,
+) -> Diagnostic {
     let line = text.invalid_utf8_line();
     let mut source = at(path, format);
     if let Some(n) = line {
         source = source.with_lines(n, n);
     }
+    let effect = match how {
+        NonUtf8::Replaced(h) => format!("{h} reads each invalid byte as U+FFFD"),
+        NonUtf8::Skipped(h) => format!("{h} does not load it"),
+        NonUtf8::Unobserved => {
+            "the analysis reads invalid bytes as U+FFFD and the agent may read them differently"
+                .to_string()
+        }
+    };
     Diagnostic::new(
         DiagnosticCode::InvalidUtf8,
         format!(
-            "{}{} is not valid UTF-8, so the analysis reads invalid bytes as U+FFFD and the agent may read them differently; save it as UTF-8.",
+            "{}{} is not valid UTF-8, so {effect}; save it as UTF-8.",
             quote(path),
             line.map(|n| format!(" (line {n})")).unwrap_or_default()
         ),

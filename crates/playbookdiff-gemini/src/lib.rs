@@ -71,6 +71,15 @@ pub(crate) use profile::Profile;
 /// Gemini CLI, contract id `gemini`.
 pub const HARNESS: Harness = Harness::new("gemini", "Gemini CLI");
 
+/// What Gemini CLI does with a user's file that is not valid UTF-8: it
+/// reads each invalid byte as U+FFFD and loads the file (seen with 0.34.0
+/// and 0.61.0: on case `oracle.local_user_layers.home-gemini-non-utf8`
+/// `~/.gemini/GEMINI.md` sent, the skill, the subagent and the command
+/// listed; on case
+/// `oracle.local_user_layers.home-gemini-non-utf8-settings` the server of
+/// `~/.gemini/settings.json` listed).
+pub(crate) const NON_UTF8: problems::NonUtf8 = problems::NonUtf8::Replaced(HARNESS.display_name());
+
 /// Entry names whose presence makes a directory hold Gemini CLI
 /// configuration (a candidate launch directory for `check --all-dirs`):
 /// its default context file and its configuration directory. `.agents`,

@@ -162,9 +162,12 @@ fn user_skills(
 ) -> Vec<Skill> {
     let mut out = Vec::new();
     for file in user_files(machine, base) {
-        let effect = "Gemini CLI may load this skill; its content is unknown";
+        let how = problems::UserMarkdown {
+            effect: "Gemini CLI may load this skill; its content is unknown",
+            non_utf8: crate::NON_UTF8,
+        };
         let Some(text) =
-            problems::read_user_markdown(machine, &file, READ_LIMIT, effect, &mut cx.diags)
+            problems::read_user_markdown(machine, &file, READ_LIMIT, &how, &mut cx.diags)
         else {
             continue;
         };

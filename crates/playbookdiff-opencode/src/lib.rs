@@ -73,6 +73,14 @@ use playbookdiff_source::Resolved;
 /// OpenCode, contract id `opencode`.
 pub const HARNESS: Harness = Harness::new("opencode", "OpenCode");
 
+/// What OpenCode does with a user's file that is not valid UTF-8: it
+/// reads each invalid byte as U+FFFD and loads the file (seen with
+/// 1.18.33: on case `oracle.local_user_layers.home-opencode-non-utf8` the
+/// global `AGENTS.md` sent and the skill listed; on case
+/// `oracle.local_user_layers.home-opencode-non-utf8-config` the server
+/// `a\u{fffd}` of the global `opencode.json` configured).
+pub(crate) const NON_UTF8: problems::NonUtf8 = problems::NonUtf8::Replaced(HARNESS.display_name());
+
 /// Entry names whose presence makes a directory hold OpenCode
 /// configuration (a candidate launch directory for `check --all-dirs`).
 /// `.claude` and `.agents`, which OpenCode also reads skills from, belong

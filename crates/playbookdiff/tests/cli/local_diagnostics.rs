@@ -1,0 +1,245 @@
+//! `--mode local`: the problems of the user's own files, diagnosed as
+//! each agent behaves on them (issue 28: a user file that is not UTF-8,
+//! broken front matter in a user file).
+//!
+//! The homes are the oracle's fixture homes (`oracle/homes/NAME`), so
+//! each assertion is the fact its recorded case shows; the managed root
+//! is an empty directory, so nothing depends on the machine running the
+//! tests.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// `compile --format json` of the oracle's `local_user_layers` fixture in
+/// local mode with `home`, for `harness` at release `version`.
+fn compiled(home: &Path, harness: &str, version: &str) -> Value {
+    let managed = tempfile::tempdir().unwrap();
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .arg("compile")
+        .arg(workspace().join("oracle/fixtures/local_user_layers"))
+        .args(["--root", "--mode", "local", "--home"])
+        .arg(home)
+        .arg("--managed-root")
+        .arg(managed.path())
+        .args(["--harness", harness, "--format", "json", "--agent-version"])
+        .arg(format!("{harness}={version}"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The oracle's fixture home `name`.
+fn home(name: &str) -> PathBuf {
+    workspace().join("oracle/homes").join(name)
+}
+
+/// `(path, first line, message)` of each diagnostic with `code`.
+fn diags(doc: &Value, code: &str) -> Vec<(String, u64, String)> {
+    doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == code)
+        .map(|d| {
+            (
+                d["source"]["path"].as_str().unwrap().to_string(),
+                d["source"]["lines"]["start"].as_u64().unwrap_or(0),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The paths of the items of `kind` (`instructions`, `skills`).
+fn paths(doc: &Value, kind: &str) -> Vec<String> {
+    doc[kind]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["source"]["path"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The names of the subagents (none when the document has no list).
+fn agents(doc: &Value) -> Vec<String> {
+    doc["subagents"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Each `invalid-utf8` of `doc` as `(path, line)`, and whether every
+/// message says `effect`.
+fn invalid_utf8(doc: &Value, effect: &str) -> Vec<(String, u64)> {
+    let found = diags(doc, "invalid-utf8");
+    for (p, _, m) in &found {
+        assert!(m.contains(effect), "{p}: {m}");
+    }
+    found.into_iter().map(|(p, l, _)| (p, l)).collect()
+}
+
+fn at(path: &str, line: u64) -> (String, u64) {
+    (path.to_string(), line)
+}
+
+/// Copilot CLI 1.0.24 loads the user's files that are not UTF-8, each
+/// invalid byte as U+FFFD; 1.0.102 leaves out the instruction files and
+/// the custom agent, and still lists the skill (case
+/// `oracle.local_user_layers.home-copilot-non-utf8`).
+#[test]
+fn copilot_reads_or_skips_a_users_file_that_is_not_utf8_as_its_release_does() {
+    let old = compiled(&home("copilot-non-utf8"), "copilot", "1.0.24");
+    let expected = [
+        at("~/.copilot/agents/latin1-agent.agent.md", 5),
+        at("~/.copilot/copilot-instructions.md", 1),
+        at("~/.copilot/instructions/latin1.instructions.md", 4),
+        at("~/.copilot/skills/latin1/SKILL.md", 5),
+    ];
+    let mut got = invalid_utf8(&old, "Copilot CLI reads each invalid byte as U+FFFD");
+    got.sort();
+    assert_eq!(got, expected);
+    let sent = paths(&old, "instructions");
+    assert!(sent.contains(&"~/.copilot/copilot-instructions.md".to_string()));
+    assert_eq!(agents(&old), ["latin1-agent"]);
+
+    let new = compiled(&home("copilot-non-utf8"), "copilot", "1.0.102");
+    let skipped = diags(&new, "invalid-utf8");
+    for (p, _, m) in &skipped {
+        let loaded = p.ends_with("SKILL.md");
+        assert_eq!(m.contains("does not load it"), !loaded, "{p}: {m}");
+    }
+    assert_eq!(skipped.len(), 4);
+    let sent = paths(&new, "instructions");
+    assert!(!sent.iter().any(|p| p.starts_with("~/")), "{sent:?}");
+    assert!(agents(&new).is_empty());
+    assert!(paths(&new, "skills").contains(&"~/.copilot/skills/latin1/SKILL.md".to_string()));
+}
+
+/// The boundaries bisected: the agent is left out from 1.0.75, the
+/// instruction files from 1.0.81.
+#[test]
+fn copilot_skips_the_users_non_utf8_agent_and_instructions_from_their_first_releases() {
+    let h = home("copilot-non-utf8");
+    let user_sent = |d: &Value| {
+        paths(d, "instructions")
+            .iter()
+            .any(|p| p.starts_with("~/.copilot/"))
+    };
+    let v73 = compiled(&h, "copilot", "1.0.73");
+    assert_eq!(agents(&v73), ["latin1-agent"]);
+    let v75 = compiled(&h, "copilot", "1.0.75");
+    assert!(agents(&v75).is_empty());
+    assert!(user_sent(&v75));
+    let v80 = compiled(&h, "copilot", "1.0.80");
+    assert!(user_sent(&v80));
+    let v81 = compiled(&h, "copilot", "1.0.81");
+    assert!(!user_sent(&v81));
+}
+
+/// Copilot CLI's user JSON that is not UTF-8 is read with U+FFFD: the
+/// server of `~/.copilot/mcp-config.json` is configured and the file
+/// gets its `invalid-utf8` (case
+/// `oracle.local_user_layers.home-copilot-non-utf8-json`).
+#[test]
+fn copilot_warns_of_a_user_json_file_that_is_not_utf8() {
+    for v in ["1.0.24", "1.0.102"] {
+        let doc = compiled(&home("copilot-non-utf8-json"), "copilot", v);
+        let got = invalid_utf8(&doc, "Copilot CLI reads each invalid byte as U+FFFD");
+        assert_eq!(got, [at("~/.copilot/mcp-config.json", 1)], "{v}");
+        assert!(paths(&doc, "mcpServers").contains(&"~/.copilot/mcp-config.json".to_string()));
+    }
+}
+
+/// Gemini CLI 0.34.0 and 0.61.0 load every kind of user file that is not
+/// UTF-8, each invalid byte as U+FFFD (cases
+/// `oracle.local_user_layers.home-gemini-non-utf8` and `-settings`).
+#[test]
+fn gemini_reads_the_users_files_that_are_not_utf8_with_replacement_characters() {
+    for v in ["0.34.0", "0.61.0"] {
+        let doc = compiled(&home("gemini-non-utf8"), "gemini", v);
+        let mut got = invalid_utf8(&doc, "Gemini CLI reads each invalid byte as U+FFFD");
+        got.sort();
+        let expected = [
+            at("~/.gemini/GEMINI.md", 1),
+            at("~/.gemini/agents/latin1-agent.md", 5),
+            at("~/.gemini/commands/latin1.toml", 2),
+            at("~/.gemini/skills/latin1/SKILL.md", 5),
+        ];
+        assert_eq!(got, expected, "{v}");
+        assert!(paths(&doc, "instructions").contains(&"~/.gemini/GEMINI.md".to_string()));
+        assert_eq!(agents(&doc), ["latin1-agent"], "{v}");
+
+        let doc = compiled(&home("gemini-non-utf8-settings"), "gemini", v);
+        let got = invalid_utf8(&doc, "Gemini CLI reads each invalid byte as U+FFFD");
+        assert_eq!(got, [at("~/.gemini/settings.json", 1)], "{v}");
+    }
+}
+
+/// OpenCode 1.18.33 loads the user's files that are not UTF-8, each
+/// invalid byte as U+FFFD, a server name too (cases
+/// `oracle.local_user_layers.home-opencode-non-utf8` and `-config`).
+#[test]
+fn opencode_reads_the_users_files_that_are_not_utf8_with_replacement_characters() {
+    let doc = compiled(&home("opencode-non-utf8"), "opencode", "1.18.33");
+    let mut got = invalid_utf8(&doc, "OpenCode reads each invalid byte as U+FFFD");
+    got.sort();
+    let expected = [
+        at("~/.config/opencode/AGENTS.md", 1),
+        at("~/.config/opencode/skills/latin1/SKILL.md", 5),
+    ];
+    assert_eq!(got, expected);
+    assert!(paths(&doc, "instructions").contains(&"~/.config/opencode/AGENTS.md".to_string()));
+
+    let doc = compiled(&home("opencode-non-utf8-config"), "opencode", "1.18.33");
+    let got = invalid_utf8(&doc, "OpenCode reads each invalid byte as U+FFFD");
+    assert_eq!(got, [at("~/.config/opencode/opencode.json", 1)]);
+    let names: Vec<&str> = doc["mcpServers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert!(names.contains(&"a\u{fffd}"), "{names:?}");
+}
+
+/// A user instruction file of Copilot CLI whose front matter is not valid
+/// YAML gets `invalid-yaml` at its line, as a repository's does (fault
+/// 5); Copilot CLI then reads `applyTo` from its line.
+#[test]
+fn copilot_reports_broken_front_matter_in_a_users_instruction_file() {
+    let t = tempfile::tempdir().unwrap();
+    write(
+        t.path(),
+        ".copilot/instructions/x.instructions.md",
+        "---\napplyTo: [**\n---\nhi\n",
+    );
+    let doc = compiled(t.path(), "copilot", "1.0.102");
+    let got = diags(&doc, "invalid-yaml");
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, "~/.copilot/instructions/x.instructions.md");
+    assert!(got[0].1 >= 2, "{got:?}");
+    assert!(
+        got[0].2.contains("takes `applyTo` from its line"),
+        "{got:?}"
+    );
+}
