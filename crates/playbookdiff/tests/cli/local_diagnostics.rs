@@ -243,3 +243,92 @@ fn copilot_reports_broken_front_matter_in_a_users_instruction_file() {
         "{got:?}"
     );
 }
+
+/// The user-level files with front matter each harness reads, each given
+/// front matter that is not valid YAML (`name: [bad`).
+const BROKEN_FRONT_MATTER: &[(&str, &[&str])] = &[
+    (
+        "claude-code",
+        &[
+            "~/.claude/agents/a.md",
+            "~/.claude/commands/c.md",
+            "~/.claude/output-styles/o.md",
+            "~/.claude/rules/r.md",
+            "~/.claude/skills/s/SKILL.md",
+        ],
+    ),
+    (
+        "codex",
+        &["~/.agents/skills/s2/SKILL.md", "~/.codex/skills/s/SKILL.md"],
+    ),
+    (
+        "copilot",
+        &[
+            "~/.agents/skills/s2/SKILL.md",
+            "~/.claude/agents/a.md",
+            "~/.copilot/agents/a.agent.md",
+            "~/.copilot/instructions/x.instructions.md",
+            "~/.copilot/skills/s/SKILL.md",
+        ],
+    ),
+    (
+        "gemini",
+        &[
+            "~/.agents/skills/s2/SKILL.md",
+            "~/.gemini/agents/a.md",
+            "~/.gemini/skills/s/SKILL.md",
+        ],
+    ),
+    (
+        "opencode",
+        &[
+            "~/.agents/skills/s2/SKILL.md",
+            "~/.claude/skills/s/SKILL.md",
+            "~/.config/opencode/skills/s/SKILL.md",
+        ],
+    ),
+    ("cursor", &["~/.cursor/skills/s/SKILL.md"]),
+];
+
+/// Every harness says something of each user file whose front matter is
+/// not valid YAML (fault 5, checked for every harness): what the agent
+/// does with it (skips it, or reads it after a repair or line by line).
+#[test]
+fn every_harness_reports_broken_front_matter_in_the_users_files() {
+    let t = tempfile::tempdir().unwrap();
+    for (_, files) in BROKEN_FRONT_MATTER {
+        for f in *files {
+            let rel = f.strip_prefix("~/").unwrap();
+            write(
+                t.path(),
+                rel,
+                "---\nname: [bad\ndescription: x\n---\nbody\n",
+            );
+        }
+    }
+    write(
+        t.path(),
+        ".gemini/settings.json",
+        r#"{"experimental": {"enableAgents": true}}"#,
+    );
+    for (harness, files) in BROKEN_FRONT_MATTER {
+        let version = match *harness {
+            "claude-code" => "2.1.332",
+            "codex" => "0.171.0",
+            "copilot" => "1.0.102",
+            "gemini" => "0.61.0",
+            "opencode" => "1.18.33",
+            _ => "2.4",
+        };
+        let doc = compiled(t.path(), harness, version);
+        let said: Vec<String> = doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|d| d["source"]["path"].as_str().map(str::to_string))
+            .collect();
+        for f in *files {
+            assert!(said.iter().any(|p| p == f), "{harness}: nothing on {f}");
+        }
+    }
+}
