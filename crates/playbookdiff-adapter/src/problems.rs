@@ -501,14 +501,20 @@ impl std::hash::Hash for DedupeKey<'_> {
 }
 
 /// How a harness refuses a configuration and what follows, in its own
-/// words, for [`config_refused`], whose message reads "`refuses` and does
-/// not start from cwd `cwd` ("`prints`"): `reasons`. `then`; fix the named
-/// keys." (or "fix the syntax at `file`:line" when a file does not parse).
+/// words, for [`config_refused`], whose message reads "`refuses` OWNER
+/// `noun` and does not start from cwd `cwd` ("`prints`"): `reasons`.
+/// `then`; fix the named keys." (or "fix the syntax at `file`:line" when a
+/// file does not parse), OWNER naming the layers of the refused files
+/// ([`refused_owner`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Refusal {
-    /// What the agent does, naming it ("Codex refuses to load this
-    /// project's configuration").
+    /// What the agent does, naming it ("Codex refuses to load").
     pub refuses: &'static str,
+    /// What it refuses ("configuration", "settings").
+    pub noun: &'static str,
+    /// The owner of the project's layer, for a refusal of the project's
+    /// files only ("this project's", "this workspace's").
+    pub project: &'static str,
     /// What the agent prints when it refuses a file's syntax or keys,
     /// quoted in the message; not quoted when every refusal is of a file
     /// that is no regular file, which fails before the agent says so.
@@ -563,9 +569,12 @@ pub fn config_refused(refusals: &[Refused], cwd: &RepoPath, words: &Refusal) -> 
     let reasons: Vec<&str> = refusals.iter().map(|r| r.why.as_str()).collect();
     let Refusal {
         refuses,
+        noun,
         prints,
         then,
+        ..
     } = words;
+    let owner = refused_owner(refusals, words);
     let todo = refusal_todo(refusals);
     // A file that is no regular file fails the read before the agent can
     // print its refusal: a directory gives another error, a FIFO blocks.
@@ -577,13 +586,32 @@ pub fn config_refused(refusals: &[Refused], cwd: &RepoPath, words: &Refusal) -> 
         format!(" (\"{prints}\")")
     };
     let message = format!(
-        "{refuses} and does not start from cwd {}{printed}: {}. {then}; {todo}.",
+        "{refuses} {owner} {noun} and does not start from cwd {}{printed}: {}. {then}; {todo}.",
         quote(cwd),
         reasons.join("; ")
     );
     let mut d = Diagnostic::new(DiagnosticCode::ConfigRefused, message);
     d.source = refusals.iter().find_map(|r| r.at.clone());
     Some(d)
+}
+
+/// Whose configuration a refusal names, by the layers of the refused
+/// files (their sources' scope): the project's (`words.project`), "the
+/// user's" or "the managed" when every file is of that layer, "the
+/// merged" when they are of several (a refusal without a file counts as
+/// the project's).
+fn refused_owner(refusals: &[Refused], words: &Refusal) -> &'static str {
+    let scope = |r: &Refused| r.at.as_ref().map_or(SourceScope::Project, |s| s.scope);
+    let first = refusals.first().map_or(SourceScope::Project, scope);
+    if refusals.iter().any(|r| scope(r) != first) {
+        return "the merged";
+    }
+    match first {
+        SourceScope::User | SourceScope::Local => "the user's",
+        SourceScope::Managed => "the managed",
+        SourceScope::Plugin => "a plugin's",
+        SourceScope::Project | SourceScope::Builtin => words.project,
+    }
 }
 
 /// What a `config-refused` message says to do: "fix the syntax at
@@ -660,6 +688,44 @@ mod tests {
         }
     }
 
+    /// A refusal names the layer of the refused files: the project's in
+    /// the harness's words, the user's, the managed, or the merged one.
+    #[test]
+    fn a_refusal_names_whose_configuration_it_is() {
+        let words = Refusal {
+            refuses: "X refuses",
+            noun: "settings",
+            project: "this workspace's",
+            prints: "p",
+            then: "t",
+        };
+        let at = |path: &str| {
+            let p = rp(path);
+            Refused {
+                said: None,
+                why: "w".into(),
+                at: Some(SourceRef {
+                    scope: SourceScope::of_path(&p),
+                    ..SourceRef::project(p, SourceFormat::Json)
+                }),
+                cause: RefusedCause::Syntax,
+            }
+        };
+        let user = Refused {
+            at: Some(SourceRef {
+                scope: SourceScope::User,
+                ..SourceRef::project(rp("u.json"), SourceFormat::Json)
+            }),
+            ..at("u.json")
+        };
+        let message = |rs: &[Refused]| config_refused(rs, &rp("."), &words).unwrap().message;
+        let project = at(".x/settings.json");
+        assert!(message(std::slice::from_ref(&project))
+            .starts_with("X refuses this workspace's settings"));
+        assert!(message(std::slice::from_ref(&user)).starts_with("X refuses the user's settings"));
+        assert!(message(&[project, user]).starts_with("X refuses the merged settings"));
+    }
+
     /// Each cause of a refusal says what to do, first for a file that
     /// cannot be read; keys and syntax keep their words.
     #[test]
@@ -672,6 +738,8 @@ mod tests {
         };
         let words = Refusal {
             refuses: "X refuses",
+            noun: "configuration",
+            project: "this project's",
             prints: "p",
             then: "t",
         };

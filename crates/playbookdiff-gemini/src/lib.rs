@@ -116,7 +116,9 @@ pub const PROFILED_VERSIONS: &[&str] = &["0.34.0", "0.61.0"];
 /// configuration file(s) and try again." (`FatalConfigError` in
 /// `packages/cli/src/config/settings.ts`).
 const REFUSAL: problems::Refusal = problems::Refusal {
-    refuses: "Gemini CLI refuses this workspace's settings",
+    refuses: "Gemini CLI refuses",
+    noun: "settings",
+    project: "this workspace's",
     prints: "Please fix the configuration",
     then: "It does not start, so every context file, skill and MCP server is shown excluded",
 };

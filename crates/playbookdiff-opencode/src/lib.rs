@@ -124,7 +124,9 @@ pub const INSTRUCTION_FILES: &[&str] = &["AGENTS.md", "CLAUDE.md", "CONTEXT.md"]
 /// one `config-refused` error at the first offending file and line, and
 /// every item it would have received `excluded`.
 const REFUSAL: problems::Refusal = problems::Refusal {
-    refuses: "OpenCode refuses this project's configuration",
+    refuses: "OpenCode refuses",
+    noun: "configuration",
+    project: "this project's",
     prints: "Configuration is invalid",
     then: "It loads no instruction, skill or MCP server, so all are shown excluded",
 };

@@ -332,3 +332,148 @@ fn every_harness_reports_broken_front_matter_in_the_users_files() {
         }
     }
 }
+
+/// A syntax error in a user's file is worded as the user's, not as the
+/// project's or the workspace's (fault 11), and Copilot CLI's
+/// `~/.copilot/config.json` is reported once, naming all it decides.
+#[test]
+fn a_users_broken_configuration_is_called_the_users() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), ".codex/config.toml", "model = \n");
+    write(t.path(), ".gemini/settings.json", "{\"a\": \n");
+    write(t.path(), ".config/opencode/opencode.json", "{\"mcp\": \n");
+    write(t.path(), ".copilot/config.json", "{\"a\": \n");
+    let cases = [
+        (
+            "codex",
+            "0.171.0",
+            "Codex refuses to load the user's configuration",
+        ),
+        ("gemini", "0.61.0", "Gemini CLI refuses the user's settings"),
+        (
+            "opencode",
+            "1.18.33",
+            "OpenCode refuses the user's configuration",
+        ),
+    ];
+    for (harness, version, words) in cases {
+        let doc = compiled(t.path(), harness, version);
+        let refused = diags(&doc, "config-refused");
+        assert_eq!(refused.len(), 1, "{harness}: {refused:?}");
+        assert!(
+            refused[0].2.starts_with(words),
+            "{harness}: {}",
+            refused[0].2
+        );
+        let all: Vec<String> = diags(&doc, "invalid-toml")
+            .into_iter()
+            .chain(diags(&doc, "invalid-json"))
+            .map(|d| d.2)
+            .collect();
+        for m in &all {
+            assert!(!m.contains("this trusted project"), "{harness}: {m}");
+            assert!(!m.contains("workspace"), "{harness}: {m}");
+        }
+    }
+    let doc = compiled(t.path(), "copilot", "1.0.24");
+    let config = diags(&doc, "invalid-json");
+    assert_eq!(config.len(), 1, "{config:?}");
+    assert!(config[0].2.contains("the folder's trust and the plugins"));
+}
+
+/// `compile` text marks each item of a layer other than the project's
+/// with it (fault 7), within 80 columns; repo mode marks none.
+#[test]
+fn compile_text_shows_each_items_layer_in_local_mode() {
+    let managed = tempfile::tempdir().unwrap();
+    let run = |mode: &[&str]| {
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .arg("compile")
+            .arg(workspace().join("oracle/fixtures/local_user_layers"))
+            .args(["--root", "--harness", "claude-code"])
+            .args(mode)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let home = home("claude-memory");
+    let local = run(&[
+        "--mode",
+        "local",
+        "--home",
+        home.to_str().unwrap(),
+        "--managed-root",
+        managed.path().to_str().unwrap(),
+    ]);
+    let row = |text: &str, path: &str| {
+        text.lines()
+            .find(|l| l.contains(path) && l.contains("startup"))
+            .unwrap_or_else(|| panic!("no row of {path}:\n{text}"))
+            .to_string()
+    };
+    assert!(row(&local, "~/.claude/CLAUDE.md:1-3").contains("(user)"));
+    assert!(!row(&local, " CLAUDE.md:1-3").contains('('));
+    for l in local.lines() {
+        assert!(l.chars().count() <= 80, "{l}");
+    }
+    let repo = run(&[]);
+    assert!(!repo.contains("(user)") && !repo.contains("(project)"));
+}
+
+/// The forge formats never place a user's file as a repository path
+/// (fault 16): SARIF names it relative to the undefined base `HOME`,
+/// GitHub's workflow command and GitLab's issue name it in the message
+/// and place the issue at no file (`.` for GitLab).
+#[test]
+fn forge_formats_follow_their_rules_for_files_outside_the_repository() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), ".codex/config.toml", "model = \n");
+    let managed = tempfile::tempdir().unwrap();
+    let run = |format: &str| {
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .arg("check")
+            .arg(workspace().join("oracle/fixtures/local_user_layers"))
+            .args(["--root", "--mode", "local", "--home"])
+            .arg(t.path())
+            .arg("--managed-root")
+            .arg(managed.path())
+            .args(["--format", format])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let sarif: Value = serde_json::from_str(&run("sarif")).unwrap();
+    let locations: Vec<Value> = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["locations"].as_array().cloned().unwrap_or_default())
+        .map(|l| l["physicalLocation"]["artifactLocation"].clone())
+        .collect();
+    let home: Vec<&Value> = locations
+        .iter()
+        .filter(|a| a["uri"] == ".codex/config.toml")
+        .collect();
+    assert!(!home.is_empty(), "{locations:?}");
+    assert!(home.iter().all(|a| a["uriBaseId"] == "HOME"), "{home:?}");
+    assert!(!locations
+        .iter()
+        .any(|a| a["uri"].as_str().unwrap().starts_with('~')));
+
+    let github = run("github");
+    assert!(!github.contains("file=~"), "{github}");
+    assert!(github.contains("::~/.codex/config.toml:1: "), "{github}");
+
+    let gitlab: Value = serde_json::from_str(&run("gitlab")).unwrap();
+    for issue in gitlab.as_array().unwrap() {
+        let path = issue["location"]["path"].as_str().unwrap();
+        assert!(!path.starts_with('~'), "{issue}");
+    }
+    assert!(gitlab.as_array().unwrap().iter().any(|i| i["description"]
+        .as_str()
+        .unwrap()
+        .contains("~/.codex/config.toml:1: ")));
+}
