@@ -504,8 +504,9 @@ impl std::hash::Hash for DedupeKey<'_> {
 /// words, for [`config_refused`], whose message reads "`refuses` OWNER
 /// `noun` and does not start from cwd `cwd` ("`prints`"): `reasons`.
 /// `then`; fix the named keys." (or "fix the syntax at `file`:line" when a
-/// file does not parse), OWNER naming the layers of the refused files
-/// ([`refused_owner`]).
+/// file does not parse), OWNER naming the layers of the refused files:
+/// `project` for the project's, "the user's", "the managed", or "the
+/// merged" for files of several layers.
 #[derive(Clone, Copy, Debug)]
 pub struct Refusal {
     /// What the agent does, naming it ("Codex refuses to load").
