@@ -182,8 +182,9 @@ pub fn read_user_markdown(
     }
 }
 
-/// A failed read of `path`: `file-too-large` over the read limit, else
-/// `unreadable`. `effect` says what the harness does without the file.
+/// A failed read of `path`: `file-too-large` over the read limit,
+/// `not-a-regular-file` for an entry that is no regular file (a FIFO,
+/// a socket, a device), else `unreadable`. `effect` says what the harness does without the file.
 pub fn read_error(
     path: &RepoPath,
     e: &SourceError,
@@ -196,6 +197,19 @@ pub fn read_error(
             DiagnosticCode::FileTooLarge,
             format!(
                 "{p} is {len} bytes, over the {limit}-byte limit, so {effect}; split it or shrink it."
+            ),
+        ),
+        // Not a regular file (a FIFO, a socket, a device): the code the
+        // walk of a repository gives it, in every layer.
+        SourceError::Io {
+            message,
+            kind: kind @ IoKind::WrongKind,
+            ..
+        } => Diagnostic::new(
+            DiagnosticCode::NotARegularFile,
+            format!(
+                "{p} could not be read ({message}), so {effect}; {}.",
+                io_remedy(*kind, "it", "its")
             ),
         ),
         SourceError::Io { message, kind, .. } => Diagnostic::new(

@@ -477,3 +477,48 @@ fn forge_formats_follow_their_rules_for_files_outside_the_repository() {
         .unwrap()
         .contains("~/.codex/config.toml:1: ")));
 }
+
+/// A FIFO where a user file belongs gets one code in every harness,
+/// `not-a-regular-file`, as a repository's does (fault 15), and reading
+/// it never blocks.
+#[test]
+fn a_fifo_in_the_home_is_not_a_regular_file_for_every_harness() {
+    let t = tempfile::tempdir().unwrap();
+    let fifos = [
+        ("claude-code", ".claude/CLAUDE.md"),
+        ("codex", ".codex/AGENTS.md"),
+        ("copilot", ".copilot/copilot-instructions.md"),
+        ("gemini", ".gemini/GEMINI.md"),
+        ("opencode", ".config/opencode/AGENTS.md"),
+    ];
+    for (_, rel) in fifos {
+        let path = t.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let ok = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            return; // no `mkfifo` here: nothing to show
+        }
+    }
+    for (harness, rel) in fifos {
+        let version = match harness {
+            "claude-code" => "2.1.332",
+            "codex" => "0.171.0",
+            "copilot" => "1.0.102",
+            "gemini" => "0.61.0",
+            _ => "1.18.33",
+        };
+        let doc = compiled(t.path(), harness, version);
+        let at = format!("~/{rel}");
+        let codes: Vec<String> = doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["source"]["path"] == at.as_str())
+            .map(|d| d["code"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(codes, ["not-a-regular-file"], "{harness}: {at}");
+    }
+}
