@@ -418,7 +418,16 @@ def merge_json(path, extra):
         if isinstance(a, list) and isinstance(b, list):
             return a + [x for x in b if x not in a]
         return b
-    base = json.loads(path.read_text()) if path.is_file() else {}
+    raw = path.read_bytes() if path.is_file() else b"{}"
+    try:
+        base = json.loads(raw.decode())
+    except UnicodeDecodeError:
+        # A fixture's file that is not UTF-8 keeps its bytes (what the
+        # agent does with them is the observation).
+        base = json.loads(raw.decode(errors="surrogateescape"))
+        path.write_bytes(json.dumps(merge(base, extra), ensure_ascii=False)
+                         .encode(errors="surrogateescape"))
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(merge(base, extra)))
 
@@ -1943,7 +1952,7 @@ def gemini_mcp_list(exe, cwd, env, work, norm):
     holds user settings (`~/.gemini/settings.json`, whose servers it
     lists too)."""
     user = Path(env["HOME"]) / ".gemini" / "settings.json"
-    user_servers = user.exists() and "mcpServers" in json.loads(user.read_text())
+    user_servers = user.exists() and "mcpServers" in json.loads(user.read_text(errors="replace"))
     user_servers = user_servers or "GEMINI_CLI_SYSTEM_SETTINGS_PATH" in env
     user_servers = user_servers or bool(gemini_extension_dirs(Path(env["HOME"])))
     if not (cwd / ".gemini" / "settings.json").exists() and not user_servers:

@@ -127,29 +127,64 @@ pub fn not_a_file(
     .at(at(path, format))
 }
 
+/// What a harness does with a file of the user's that is not valid UTF-8,
+/// as the agent was seen to do (each adapter cites its oracle case).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NonUtf8 {
+    /// The harness (its product name) loads the file, each invalid byte
+    /// read as U+FFFD, as the analysis reads it (Node's `utf8` decoding).
+    Replaced(&'static str),
+    /// The harness (its product name) leaves the file out.
+    Skipped(&'static str),
+    /// Not observed: the agent may read the bytes differently.
+    Unobserved,
+}
+
+/// How a harness reads one kind of the user's Markdown files
+/// ([`read_user_markdown`]).
+#[derive(Clone, Copy, Debug)]
+pub struct UserMarkdown<'a> {
+    /// What the harness does without the file, a clause after "so" (for
+    /// a file that cannot be read).
+    pub effect: &'a str,
+    /// What the harness does with a file that is not valid UTF-8.
+    pub non_utf8: NonUtf8,
+}
+
 /// The text of the user's Markdown file `path` (at most `limit` bytes),
-/// `None` when it is absent or cannot be read; a failed read is
-/// [`read_error`] (its source in the path's layer), pushed to `diags`.
-/// `effect` says what the harness does without the file.
+/// `None` when it is absent, cannot be read, or is not valid UTF-8 and
+/// the harness skips such a file (`how.non_utf8`); a failed read is
+/// [`read_error`] and invalid UTF-8 is [`invalid_utf8_as`] (their source
+/// in the path's layer), pushed to `diags`.
 pub fn read_user_markdown(
     machine: &Machine,
     path: &RepoPath,
     limit: u64,
-    effect: &str,
+    how: &UserMarkdown<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Arc<TextFile>> {
     match machine.read_text(path, limit) {
+        Ok(t) if t.invalid_utf8 => {
+            diags.push(invalid_utf8_as(
+                path,
+                SourceFormat::Markdown,
+                &t,
+                how.non_utf8,
+            ));
+            (!matches!(how.non_utf8, NonUtf8::Skipped(_))).then_some(t)
+        }
         Ok(t) => Some(t),
         Err(SourceError::NotFound(_)) => None,
         Err(e) => {
-            diags.push(read_error(path, &e, effect, SourceFormat::Markdown));
+            diags.push(read_error(path, &e, how.effect, SourceFormat::Markdown));
             None
         }
     }
 }
 
-/// A failed read of `path`: `file-too-large` over the read limit, else
-/// `unreadable`. `effect` says what the harness does without the file.
+/// A failed read of `path`: `file-too-large` over the read limit,
+/// `not-a-regular-file` for an entry that is no regular file (a FIFO,
+/// a socket, a device), else `unreadable`. `effect` says what the harness does without the file.
 pub fn read_error(
     path: &RepoPath,
     e: &SourceError,
@@ -162,6 +197,19 @@ pub fn read_error(
             DiagnosticCode::FileTooLarge,
             format!(
                 "{p} is {len} bytes, over the {limit}-byte limit, so {effect}; split it or shrink it."
+            ),
+        ),
+        // Not a regular file (a FIFO, a socket, a device): the code the
+        // walk of a repository gives it, in every layer.
+        SourceError::Io {
+            message,
+            kind: kind @ IoKind::WrongKind,
+            ..
+        } => Diagnostic::new(
+            DiagnosticCode::NotARegularFile,
+            format!(
+                "{p} could not be read ({message}), so {effect}; {}.",
+                io_remedy(*kind, "it", "its")
             ),
         ),
         SourceError::Io { message, kind, .. } => Diagnostic::new(
@@ -195,17 +243,50 @@ pub fn io_remedy(kind: IoKind, it: &str, its: &str) -> String {
 }
 
 /// `path`, read as `text`, is not valid UTF-8: an `invalid-utf8`
-/// diagnostic at the line of the first invalid byte (1-based).
+/// diagnostic at the line of the first invalid byte (1-based), for a
+/// harness whose handling was not observed ([`NonUtf8::Unobserved`]).
 pub fn invalid_utf8(path: &RepoPath, format: SourceFormat, text: &TextFile) -> Diagnostic {
+    invalid_utf8_as(path, format, text, NonUtf8::Unobserved)
+}
+
+/// [`invalid_utf8_as`] when `text` (read from `path`) is not valid UTF-8,
+/// else `None`.
+pub fn utf8_problem(
+    path: &RepoPath,
+    format: SourceFormat,
+    text: &TextFile,
+    how: NonUtf8,
+) -> Option<Diagnostic> {
+    text.invalid_utf8
+        .then(|| invalid_utf8_as(path, format, text, how))
+}
+
+/// `path`, read as `text`, is not valid UTF-8, and the harness handles
+/// such a file as `how` says: an `invalid-utf8` diagnostic at the line of
+/// the first invalid byte (1-based).
+pub fn invalid_utf8_as(
+    path: &RepoPath,
+    format: SourceFormat,
+    text: &TextFile,
+    how: NonUtf8,
+) -> Diagnostic {
     let line = text.invalid_utf8_line();
     let mut source = at(path, format);
     if let Some(n) = line {
         source = source.with_lines(n, n);
     }
+    let effect = match how {
+        NonUtf8::Replaced(h) => format!("{h} reads each invalid byte as U+FFFD"),
+        NonUtf8::Skipped(h) => format!("{h} does not load it"),
+        NonUtf8::Unobserved => {
+            "the analysis reads invalid bytes as U+FFFD and the agent may read them differently"
+                .to_string()
+        }
+    };
     Diagnostic::new(
         DiagnosticCode::InvalidUtf8,
         format!(
-            "{}{} is not valid UTF-8, so the analysis reads invalid bytes as U+FFFD and the agent may read them differently; save it as UTF-8.",
+            "{}{} is not valid UTF-8, so {effect}; save it as UTF-8.",
             quote(path),
             line.map(|n| format!(" (line {n})")).unwrap_or_default()
         ),
@@ -434,14 +515,21 @@ impl std::hash::Hash for DedupeKey<'_> {
 }
 
 /// How a harness refuses a configuration and what follows, in its own
-/// words, for [`config_refused`], whose message reads "`refuses` and does
-/// not start from cwd `cwd` ("`prints`"): `reasons`. `then`; fix the named
-/// keys." (or "fix the syntax at `file`:line" when a file does not parse).
+/// words, for [`config_refused`], whose message reads "`refuses` OWNER
+/// `noun` and does not start from cwd `cwd` ("`prints`"): `reasons`.
+/// `then`; fix the named keys." (or "fix the syntax at `file`:line" when a
+/// file does not parse), OWNER naming the layers of the refused files:
+/// `project` for the project's, "the user's", "the managed", or "the
+/// merged" for files of several layers.
 #[derive(Clone, Copy, Debug)]
 pub struct Refusal {
-    /// What the agent does, naming it ("Codex refuses to load this
-    /// project's configuration").
+    /// What the agent does, naming it ("Codex refuses to load").
     pub refuses: &'static str,
+    /// What it refuses ("configuration", "settings").
+    pub noun: &'static str,
+    /// The owner of the project's layer, for a refusal of the project's
+    /// files only ("this project's", "this workspace's").
+    pub project: &'static str,
     /// What the agent prints when it refuses a file's syntax or keys,
     /// quoted in the message; not quoted when every refusal is of a file
     /// that is no regular file, which fails before the agent says so.
@@ -496,9 +584,12 @@ pub fn config_refused(refusals: &[Refused], cwd: &RepoPath, words: &Refusal) -> 
     let reasons: Vec<&str> = refusals.iter().map(|r| r.why.as_str()).collect();
     let Refusal {
         refuses,
+        noun,
         prints,
         then,
+        ..
     } = words;
+    let owner = refused_owner(refusals, words);
     let todo = refusal_todo(refusals);
     // A file that is no regular file fails the read before the agent can
     // print its refusal: a directory gives another error, a FIFO blocks.
@@ -510,13 +601,32 @@ pub fn config_refused(refusals: &[Refused], cwd: &RepoPath, words: &Refusal) -> 
         format!(" (\"{prints}\")")
     };
     let message = format!(
-        "{refuses} and does not start from cwd {}{printed}: {}. {then}; {todo}.",
+        "{refuses} {owner} {noun} and does not start from cwd {}{printed}: {}. {then}; {todo}.",
         quote(cwd),
         reasons.join("; ")
     );
     let mut d = Diagnostic::new(DiagnosticCode::ConfigRefused, message);
     d.source = refusals.iter().find_map(|r| r.at.clone());
     Some(d)
+}
+
+/// Whose configuration a refusal names, by the layers of the refused
+/// files (their sources' scope): the project's (`words.project`), "the
+/// user's" or "the managed" when every file is of that layer, "the
+/// merged" when they are of several (a refusal without a file counts as
+/// the project's).
+fn refused_owner(refusals: &[Refused], words: &Refusal) -> &'static str {
+    let scope = |r: &Refused| r.at.as_ref().map_or(SourceScope::Project, |s| s.scope);
+    let first = refusals.first().map_or(SourceScope::Project, scope);
+    if refusals.iter().any(|r| scope(r) != first) {
+        return "the merged";
+    }
+    match first {
+        SourceScope::User | SourceScope::Local => "the user's",
+        SourceScope::Managed => "the managed",
+        SourceScope::Plugin => "a plugin's",
+        SourceScope::Project | SourceScope::Builtin => words.project,
+    }
 }
 
 /// What a `config-refused` message says to do: "fix the syntax at
@@ -593,6 +703,44 @@ mod tests {
         }
     }
 
+    /// A refusal names the layer of the refused files: the project's in
+    /// the harness's words, the user's, the managed, or the merged one.
+    #[test]
+    fn a_refusal_names_whose_configuration_it_is() {
+        let words = Refusal {
+            refuses: "X refuses",
+            noun: "settings",
+            project: "this workspace's",
+            prints: "p",
+            then: "t",
+        };
+        let at = |path: &str| {
+            let p = rp(path);
+            Refused {
+                said: None,
+                why: "w".into(),
+                at: Some(SourceRef {
+                    scope: SourceScope::of_path(&p),
+                    ..SourceRef::project(p, SourceFormat::Json)
+                }),
+                cause: RefusedCause::Syntax,
+            }
+        };
+        let user = Refused {
+            at: Some(SourceRef {
+                scope: SourceScope::User,
+                ..SourceRef::project(rp("u.json"), SourceFormat::Json)
+            }),
+            ..at("u.json")
+        };
+        let message = |rs: &[Refused]| config_refused(rs, &rp("."), &words).unwrap().message;
+        let project = at(".x/settings.json");
+        assert!(message(std::slice::from_ref(&project))
+            .starts_with("X refuses this workspace's settings"));
+        assert!(message(std::slice::from_ref(&user)).starts_with("X refuses the user's settings"));
+        assert!(message(&[project, user]).starts_with("X refuses the merged settings"));
+    }
+
     /// Each cause of a refusal says what to do, first for a file that
     /// cannot be read; keys and syntax keep their words.
     #[test]
@@ -605,6 +753,8 @@ mod tests {
         };
         let words = Refusal {
             refuses: "X refuses",
+            noun: "configuration",
+            project: "this project's",
             prints: "p",
             then: "t",
         };

@@ -113,7 +113,12 @@ pub(crate) fn read_meta(
     let source = source.with_lines(fm.start_line, fm.end_line);
     let body = text.text.clone();
     match &fm.value {
-        Ok(Value::Object(m)) => Some((m.clone(), source, body)),
+        Ok(Value::Object(m)) => {
+            if fm.repaired {
+                crate::repaired_note(cx, path, &source, fm.start_line);
+            }
+            Some((m.clone(), source, body))
+        }
         Ok(_) => Some((serde_json::Map::new(), source, body)),
         Err(e) => {
             let l = e.line.unwrap_or(fm.start_line);

@@ -19,7 +19,9 @@ use crate::{
     READ_LIMIT,
 };
 use playbookdiff_adapter::problems;
-use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, Severity, SourceFormat, SourceRef};
+use playbookdiff_model::{
+    Diagnostic, DiagnosticCode, RepoPath, Severity, SourceFormat, SourceRef, SourceScope,
+};
 use playbookdiff_source::{EntryKind, Resolved, SourceError, TextFile};
 use std::ops::Range;
 use std::sync::Arc;
@@ -561,7 +563,7 @@ pub(crate) fn parse_layers<'a>(cx: &mut Cx<'_, '_>, loaded: &'a [LoadedLayer]) -
             Err(e) => {
                 let line = e.span().map(|s| l.text.line_of(s.start + bom));
                 let at = line.map(|n| format!(" at line {n}")).unwrap_or_default();
-                let mut src = SourceRef::project(l.path.clone(), SourceFormat::Toml);
+                let mut src = layer_source(&l.path);
                 if let Some(n) = line {
                     src = src.with_lines(n, n);
                 }
@@ -570,10 +572,11 @@ pub(crate) fn parse_layers<'a>(cx: &mut Cx<'_, '_>, loaded: &'a [LoadedLayer]) -
                     format!("{} is not valid TOML{at}", problems::quote(&l.path)),
                     Some(src.clone()),
                 );
+                let when = stops_when(&l.path);
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidToml,
-                        format!("{} is not valid TOML{at} ({}), so Codex refuses to load it and does not start in this trusted project; fix the syntax.", problems::quote(&l.path), e.message().trim()),
+                        format!("{} is not valid TOML{at} ({}), so Codex refuses to load it and does not start {when}; fix the syntax.", problems::quote(&l.path), e.message().trim()),
                     )
                     .at(src),
                 );
@@ -581,6 +584,28 @@ pub(crate) fn parse_layers<'a>(cx: &mut Cx<'_, '_>, loaded: &'a [LoadedLayer]) -
         }
     }
     out
+}
+
+/// The provenance of the configuration layer `path`, in the layer its
+/// path names (the project's, the user's `$CODEX_HOME`, the managed
+/// `/etc/codex`).
+fn layer_source(path: &RepoPath) -> SourceRef {
+    SourceRef {
+        scope: SourceScope::of_path(path),
+        ..SourceRef::project(path.clone(), SourceFormat::Toml)
+    }
+}
+
+/// When a layer that does not parse stops Codex: a project's layer is
+/// loaded only in a trusted project, the machine's layers in any (seen
+/// for bytes that are not UTF-8 with 0.142.3 and 0.171.0, case
+/// `oracle.local_user_layers.home-codex-non-utf8`).
+fn stops_when(path: &RepoPath) -> &'static str {
+    if path.is_on_machine() {
+        "in any project, trusted or not"
+    } else {
+        "in this trusted project"
+    }
 }
 
 /// Refuses the machine's layer `l` (local mode) that is not valid UTF-8:
@@ -592,7 +617,7 @@ pub(crate) fn parse_layers<'a>(cx: &mut Cx<'_, '_>, loaded: &'a [LoadedLayer]) -
 fn refuse_non_utf8(cx: &mut Cx<'_, '_>, l: &LoadedLayer) {
     let line = l.text.invalid_utf8_line();
     let at = line.map(|n| format!(" at line {n}")).unwrap_or_default();
-    let mut src = SourceRef::project(l.path.clone(), SourceFormat::Toml);
+    let mut src = layer_source(&l.path);
     if let Some(n) = line {
         src = src.with_lines(n, n);
     }

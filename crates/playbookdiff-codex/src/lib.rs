@@ -114,7 +114,9 @@ pub const TRUST_ASSUMPTION: &str = "The project is assumed trusted by Codex (pro
 /// `unavailable`. What it prints is the release's
 /// ([`profile::Facts::refusal_prints`]).
 const REFUSAL: problems::Refusal = problems::Refusal {
-    refuses: "Codex refuses to load this project's configuration",
+    refuses: "Codex refuses to load",
+    noun: "configuration",
+    project: "this project's",
     prints: "failed to load configuration",
     then: "It loads no instruction, skill or MCP server, so all are shown excluded",
 };

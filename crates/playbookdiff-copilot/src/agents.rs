@@ -26,7 +26,7 @@
 //! ([`plugin_agents`]).
 
 use crate::{Cx, Profile, READ_LIMIT};
-use playbookdiff_adapter::problems;
+use playbookdiff_adapter::problems::{self, NonUtf8};
 use playbookdiff_adapter::scope::place;
 use playbookdiff_model::{
     AgentMode, Applicability, Diagnostic, DiagnosticCode, LoadPhase, RepoPath, SourceFormat,
@@ -63,7 +63,7 @@ pub(crate) fn compile(
     let mut found: Vec<(String, Subagent)> = Vec::new();
     for (folder, user_folder) in FOLDERS.iter().zip(USER_FOLDERS) {
         if let Some(m) = machine {
-            found.extend(user_agents(cx, m, user_folder));
+            found.extend(user_agents(cx, profile, m, user_folder));
         }
         for dir in &dirs {
             for (id, file) in agent_files(cx, dir, folder) {
@@ -116,7 +116,12 @@ fn first_id_wins(found: Vec<(String, Subagent)>) -> Vec<Subagent> {
 
 /// The agents of the user's `folder` (relative to the home) on
 /// `machine`, by id, each with its id.
-fn user_agents(cx: &mut Cx<'_, '_>, machine: &Machine, folder: &str) -> Vec<(String, Subagent)> {
+fn user_agents(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    machine: &Machine,
+    folder: &str,
+) -> Vec<(String, Subagent)> {
     let Some(base) = RepoPath::on_machine("~", folder) else {
         return Vec::new();
     };
@@ -132,9 +137,12 @@ fn user_agents(cx: &mut Cx<'_, '_>, machine: &Machine, folder: &str) -> Vec<(Str
         let Some(file) = base.join(&name) else {
             continue;
         };
-        let effect = "Copilot CLI skips this custom agent";
+        let how = problems::UserMarkdown {
+            effect: "Copilot CLI skips this custom agent",
+            non_utf8: profile.user_agents_non_utf8(),
+        };
         let Some(text) =
-            problems::read_user_markdown(machine, &file, READ_LIMIT, effect, &mut cx.diags)
+            problems::read_user_markdown(machine, &file, READ_LIMIT, &how, &mut cx.diags)
         else {
             continue;
         };
@@ -162,9 +170,12 @@ fn plugin_agents(
     for plugin in crate::plugins::installed(machine, profile, repository.as_ref(), &mut Vec::new())
     {
         for (stem, file) in plugin_files(machine, &plugin.root) {
-            let effect = "Copilot CLI skips this custom agent";
+            let how = problems::UserMarkdown {
+                effect: "Copilot CLI skips this custom agent",
+                non_utf8: NonUtf8::Unobserved,
+            };
             let Some(text) =
-                problems::read_user_markdown(machine, &file, READ_LIMIT, effect, &mut cx.diags)
+                problems::read_user_markdown(machine, &file, READ_LIMIT, &how, &mut cx.diags)
             else {
                 continue;
             };

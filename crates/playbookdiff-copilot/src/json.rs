@@ -123,7 +123,11 @@ pub(crate) fn load(cx: &mut Cx<'_, '_>, path: &RepoPath, effect: &str) -> Loaded
 
 /// Reads and parses the user's file `path` on `machine` (local mode), as
 /// [`load`] reads a repository file; problems go to `diags`, in the
-/// user's layer.
+/// user's layer. A file that is not valid UTF-8 is read with each invalid
+/// byte as U+FFFD, as Copilot CLI reads it (seen with 1.0.24 and 1.0.102
+/// on case `oracle.local_user_layers.home-copilot-non-utf8-json`: the
+/// server of `~/.copilot/mcp-config.json` listed; the user's other JSON
+/// files are taken to be read the same way, not observed).
 pub(crate) fn load_user(
     machine: &Machine,
     path: &RepoPath,
@@ -131,7 +135,11 @@ pub(crate) fn load_user(
     diags: &mut Vec<Diagnostic>,
 ) -> Loaded {
     match machine.read_text(path, READ_LIMIT) {
-        Ok(t) => from_text(path, &t.text, effect, diags),
+        Ok(t) => {
+            let how = problems::NonUtf8::Replaced(crate::HARNESS.display_name());
+            diags.extend(problems::utf8_problem(path, SourceFormat::Json, &t, how));
+            from_text(path, &t.text, effect, diags)
+        }
         Err(SourceError::NotFound(_)) => Loaded::Missing,
         Err(e) => {
             diags.push(problems::read_error(path, &e, effect, SourceFormat::Json));

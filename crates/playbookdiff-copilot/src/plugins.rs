@@ -89,15 +89,17 @@ impl Plugin {
 /// The enabled installed plugins of `machine` under `profile`, in the
 /// order of the list, with `repository` the repository's `enabledPlugins`
 /// ([`repository_map`]); an entry without a string `name` or whose
-/// folder is not on the machine's home is skipped, and a `config.json`
-/// that cannot be read is reported in `diags`.
+/// folder is not on the machine's home is skipped. A `config.json` that
+/// cannot be read is reported once, where its trust is read
+/// ([`crate::trust`], whose message names the plugins too); the other
+/// files' problems go to `diags`.
 pub(crate) fn installed(
     machine: &Machine,
     profile: &Profile,
     repository: Option<&Map<String, Value>>,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Plugin> {
-    let Some(config) = read(machine, CONFIG, diags) else {
+    let Some(config) = read(machine, CONFIG, &mut Vec::new()) else {
         return Vec::new();
     };
     let mut map = enabled_map(machine, profile, &config, diags);

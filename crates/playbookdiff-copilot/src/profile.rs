@@ -17,6 +17,7 @@
 //! (behaviour `copilot.skills-loaded-event`, not a fact).
 
 use playbookdiff_adapter::hooks::Events;
+use playbookdiff_adapter::problems::NonUtf8;
 use playbookdiff_model::profile::{facts_of, BuiltinSkill, ProfileRow, ReleaseChange, TableFact};
 
 /// How `.github/instructions/**/*.instructions.md` reach the model.
@@ -340,9 +341,34 @@ pub(crate) struct Profile {
     /// `oracle.local_user_layers.home-copilot-plugins.managed-copilot-enabled-plugins`:
     /// 1.0.24 ignores the file, 1.0.102 honours it).
     pub enabled_plugins_managed: bool,
+    /// Whether the user's instruction files
+    /// (`~/.copilot/copilot-instructions.md`,
+    /// `~/.copilot/instructions/**/*.instructions.md`) that are not valid
+    /// UTF-8 are left out (seen with 1.0.102 on case
+    /// `oracle.local_user_layers.home-copilot-non-utf8`: neither sent,
+    /// the user's skill of the case listed); 1.0.24 sends them, each
+    /// invalid byte read as U+FFFD. A repository's file is sent by both
+    /// (case `oracle.edge_bytes`).
+    pub non_utf8_instructions_skipped: bool,
+    /// Whether the user's custom agents (`~/.copilot/agents`) that are not
+    /// valid UTF-8 are left out (seen with 1.0.102 on the same case: the
+    /// `task` tool does not list `latin1-agent`, 1.0.24's does).
+    pub non_utf8_agents_skipped: bool,
 }
 
 impl Profile {
+    /// What the release does with a user's instruction file that is not
+    /// valid UTF-8 ([`Profile::non_utf8_instructions_skipped`]).
+    pub(crate) fn user_instructions_non_utf8(&self) -> NonUtf8 {
+        non_utf8(self.non_utf8_instructions_skipped)
+    }
+
+    /// What the release does with a user's custom agent that is not valid
+    /// UTF-8 ([`Profile::non_utf8_agents_skipped`]).
+    pub(crate) fn user_agents_non_utf8(&self) -> NonUtf8 {
+        non_utf8(self.non_utf8_agents_skipped)
+    }
+
     /// The hook events of these facts, with the Claude Code spellings
     /// taken for them ([`crate::hooks::events_of`]).
     pub(crate) fn hook_events(&self) -> &'static Events {
@@ -355,6 +381,17 @@ impl Profile {
             (_, true) => crate::hooks::Table::Of1_0_102,
         };
         crate::hooks::events_of(table, self.hook_matchers)
+    }
+}
+
+/// A user's file that is not valid UTF-8 is left out (`skipped`) or read
+/// with each invalid byte as U+FFFD.
+fn non_utf8(skipped: bool) -> NonUtf8 {
+    let name = crate::HARNESS.display_name();
+    if skipped {
+        NonUtf8::Skipped(name)
+    } else {
+        NonUtf8::Replaced(name)
     }
 }
 
@@ -391,6 +428,8 @@ const OF_1_0_24: Profile = Profile {
     enabled_plugins_in_settings: false,
     enabled_plugins_in_repository: false,
     enabled_plugins_managed: false,
+    non_utf8_instructions_skipped: false,
+    non_utf8_agents_skipped: false,
 };
 
 /// The table, oldest first: the facts of the first modelled release
@@ -438,6 +477,8 @@ const TABLE: &[Profile] = &[
         enabled_plugins_in_settings: true,
         enabled_plugins_in_repository: true,
         enabled_plugins_managed: true,
+        non_utf8_instructions_skipped: true,
+        non_utf8_agents_skipped: true,
     },
 ];
 
@@ -504,6 +545,10 @@ pub(crate) enum Fact {
     EnabledPluginsInRepository,
     /// [`Profile::enabled_plugins_managed`].
     EnabledPluginsManaged,
+    /// [`Profile::non_utf8_instructions_skipped`].
+    NonUtf8InstructionsSkipped,
+    /// [`Profile::non_utf8_agents_skipped`].
+    NonUtf8AgentsSkipped,
 }
 
 impl TableFact<Profile> for Fact {
@@ -556,6 +601,10 @@ impl TableFact<Profile> for Fact {
                 f.enabled_plugins_in_repository = n.enabled_plugins_in_repository
             }
             Fact::EnabledPluginsManaged => f.enabled_plugins_managed = n.enabled_plugins_managed,
+            Fact::NonUtf8InstructionsSkipped => {
+                f.non_utf8_instructions_skipped = n.non_utf8_instructions_skipped
+            }
+            Fact::NonUtf8AgentsSkipped => f.non_utf8_agents_skipped = n.non_utf8_agents_skipped,
         }
     }
 }
@@ -714,11 +763,25 @@ pub(crate) const CHANGES: &[Change] = &[
         evidence: "bisected on the agent's code (the files its executable unpacks): 1.0.71 lacks `userPromptTransformed`, 1.0.73 holds it",
     },
     Change {
+        fact: Fact::NonUtf8AgentsSkipped,
+        name: "non_utf8_agents_skipped",
+        since: "1.0.75",
+        summary: "A user's custom agent that is not valid UTF-8 is left out.",
+        evidence: "bisected (case `oracle.local_user_layers.home-copilot-non-utf8`, `startup.taskAgents`): the `task` tool of 1.0.73 lists `latin1-agent`, that of 1.0.75 does not (1.0.74 was not published)",
+    },
+    Change {
         fact: Fact::Shipped(ShippedSkill::GithubPrMedia),
         name: "builtin_skill_github_pr_media",
         since: "1.0.78",
         summary: "The release ships the built-in skill `github-pr-media`, listed to the model after the discovered skills.",
         evidence: "bisected (case `oracle.local_user_layers.home-copilot-skills`, `builtinSkills`): 1.0.75 lists `customize-cloud-agent`, 1.0.78 also `github-pr-media` (1.0.77 is published without the executable for this platform)",
+    },
+    Change {
+        fact: Fact::NonUtf8InstructionsSkipped,
+        name: "non_utf8_instructions_skipped",
+        since: "1.0.81",
+        summary: "A user's instruction file that is not valid UTF-8 is left out.",
+        evidence: "bisected (case `oracle.local_user_layers.home-copilot-non-utf8`, `startup.instructions` and `startup.inlined`): 1.0.80 sends `~/.copilot/copilot-instructions.md` and inlines `latin1.instructions.md`, 1.0.81 neither (1.0.77 cannot run here)",
     },
     Change {
         fact: Fact::TrustGatesHooksAndMcp,

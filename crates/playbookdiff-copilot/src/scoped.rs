@@ -22,7 +22,7 @@ use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, InstructionKind, LoadPhase, RepoPath,
     SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::{EntryKind, Machine, TextFile};
+use playbookdiff_source::{EntryKind, Machine, ParseError, TextFile};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -292,6 +292,27 @@ pub(crate) fn excluded_by(text: &TextFile) -> Option<&'static str> {
     }
 }
 
+/// The front matter of the instruction file `path` is not valid YAML
+/// (`error`): an `invalid-yaml` diagnostic; Copilot CLI then reads `key`
+/// from its line ([`line_value`]).
+pub(crate) fn invalid_front_matter(path: &RepoPath, error: &ParseError, key: &str) -> Diagnostic {
+    problems::invalid_syntax(
+        path,
+        "YAML",
+        error,
+        &format!("Copilot CLI then takes `{key}` from its line as written (seen with 1.0.102: `applyTo: [unclosed` became the glob `[unclosed`)"),
+        SourceFormat::Markdown,
+    )
+}
+
+/// The front-matter problem of the user's instruction file `path`, read
+/// as `text`: its YAML is not valid ([`invalid_front_matter`]).
+pub(crate) fn user_front_matter_problem(path: &RepoPath, text: &TextFile) -> Option<Diagnostic> {
+    let fm = text.front_matter()?;
+    let e = fm.value.as_ref().err()?;
+    Some(invalid_front_matter(path, e, "applyTo"))
+}
+
 /// The matcher of one glob, relative to the git root (`**` crosses
 /// directories, `*` does not); `None` when it does not parse.
 fn parsed(glob: &str) -> Option<GlobMatcher> {
@@ -355,7 +376,8 @@ pub(crate) fn listed_dirs(
             continue;
         };
         for path in crate::user::files(machine, &base) {
-            let Some(text) = crate::user::read(machine, &path, &mut cx.diags) else {
+            let non_utf8 = playbookdiff_adapter::problems::NonUtf8::Unobserved;
+            let Some(text) = crate::user::read(machine, &path, non_utf8, &mut cx.diags) else {
                 continue;
             };
             let Some(mut p) = placed(
@@ -397,13 +419,7 @@ fn placed(
         Some(f) => match &f.value {
             Ok(v) => Some(Cow::Borrowed(v)),
             Err(e) => {
-                cx.diag(problems::invalid_syntax(
-                    path,
-                    "YAML",
-                    e,
-                    &format!("Copilot CLI then takes `{}` from its line as written (seen with 1.0.102: `applyTo: [unclosed` became the glob `[unclosed`)", keys[0]),
-                    SourceFormat::Markdown,
-                ));
+                cx.diag(invalid_front_matter(path, e, keys[0]));
                 keys.iter()
                     .find_map(|k| line_value(&f.yaml, k))
                     .map(Cow::Owned)

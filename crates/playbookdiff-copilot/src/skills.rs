@@ -39,7 +39,7 @@
 
 use crate::profile::SkillSearch;
 use crate::{Cx, Profile, READ_LIMIT};
-use playbookdiff_adapter::problems;
+use playbookdiff_adapter::problems::{self, NonUtf8};
 use playbookdiff_adapter::scope::place;
 use playbookdiff_model::profile::BuiltinSkill;
 use playbookdiff_model::{
@@ -164,6 +164,15 @@ fn disable(machine: &Machine, profile: &Profile, skills: &mut [Skill]) {
     }
 }
 
+/// How Copilot CLI reads a user's `SKILL.md`: one that is not valid UTF-8
+/// is listed, its invalid bytes read as U+FFFD (seen with 1.0.24 and
+/// 1.0.102, case `oracle.local_user_layers.home-copilot-non-utf8`: the
+/// skill `latin1` listed).
+const USER_SKILL: problems::UserMarkdown<'static> = problems::UserMarkdown {
+    effect: "Copilot CLI may list this skill; its content is unknown",
+    non_utf8: NonUtf8::Replaced(crate::HARNESS.display_name()),
+};
+
 /// The skills of the user's roots on `machine`, in the release's order.
 fn of_user(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<Skill> {
     let tree = Tree {
@@ -178,10 +187,13 @@ fn of_user(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<Ski
         let mut files = Vec::new();
         search(&tree, profile, &base, 0, &mut files);
         for file in files {
-            let effect = "Copilot CLI may list this skill; its content is unknown";
-            let Some(text) =
-                problems::read_user_markdown(machine, &file, READ_LIMIT, effect, &mut cx.diags)
-            else {
+            let Some(text) = problems::read_user_markdown(
+                machine,
+                &file,
+                READ_LIMIT,
+                &USER_SKILL,
+                &mut cx.diags,
+            ) else {
                 continue;
             };
             let found = Found::User(root);
@@ -225,9 +237,12 @@ fn of_plugins(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<
             .map(|f| (f, None))
             .chain(commands.iter().zip(stems));
         for (file, command) in all {
-            let effect = "Copilot CLI may list this skill; its content is unknown";
+            let how = problems::UserMarkdown {
+                non_utf8: NonUtf8::Unobserved,
+                ..USER_SKILL
+            };
             let Some(text) =
-                problems::read_user_markdown(machine, file, READ_LIMIT, effect, &mut cx.diags)
+                problems::read_user_markdown(machine, file, READ_LIMIT, &how, &mut cx.diags)
             else {
                 continue;
             };

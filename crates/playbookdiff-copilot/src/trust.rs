@@ -57,10 +57,12 @@ pub(crate) fn read(
     let Some(path) = RepoPath::on_machine("~", CONFIG) else {
         return FolderTrust::Assumed;
     };
+    // The one report of this file: the plugins it lists are read too
+    // ([`crate::plugins::installed`]).
     let effect = if profile.user_settings == CONFIG {
-        "the folder's trust is unknown, and Copilot CLI runs none of the hooks it registers"
+        "the folder's trust and the plugins Copilot CLI loads are unknown, and Copilot CLI runs none of the hooks it registers"
     } else {
-        "the folder's trust is unknown"
+        "the folder's trust and the plugins Copilot CLI loads are unknown"
     };
     let Loaded::File(j) = json::load_user(machine, &path, effect, &mut cx.diags) else {
         return FolderTrust::Assumed;

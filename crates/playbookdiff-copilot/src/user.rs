@@ -15,6 +15,7 @@
 
 use crate::instructions::{entry, sent_text, Builder};
 use crate::{Profile, READ_LIMIT};
+use playbookdiff_adapter::problems::{NonUtf8, UserMarkdown};
 use playbookdiff_model::{
     Applicability, Diagnostic, InstructionKind, LoadPhase, RepoPath, SourceScope,
 };
@@ -29,15 +30,21 @@ pub(crate) const INSTRUCTIONS_DIRS_VAR: &str = "COPILOT_CUSTOM_INSTRUCTIONS_DIRS
 /// The most directories listed below `~/.copilot/instructions`.
 const MAX_DIRS: usize = 1_000;
 
-/// The text of the user's file `path`; `None` when absent or unreadable
-/// (reported in `diags`, in the user's layer).
+/// The text of the user's file `path`; `None` when absent, unreadable or
+/// not valid UTF-8 where the release skips such a file (`non_utf8`,
+/// [`Profile::user_instructions_non_utf8`]); each reported in `diags`, in the user's
+/// layer.
 pub(crate) fn read(
     machine: &Machine,
     path: &RepoPath,
+    non_utf8: NonUtf8,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Arc<TextFile>> {
-    let effect = "what Copilot CLI reads from it is unknown";
-    playbookdiff_adapter::problems::read_user_markdown(machine, path, READ_LIMIT, effect, diags)
+    let how = UserMarkdown {
+        effect: "what Copilot CLI reads from it is unknown",
+        non_utf8,
+    };
+    playbookdiff_adapter::problems::read_user_markdown(machine, path, READ_LIMIT, &how, diags)
 }
 
 /// Adds the user's `copilot-instructions.md` to `b`, first of the
@@ -51,7 +58,9 @@ pub(crate) fn always_on(
     let Some(path) = RepoPath::on_machine("~", ".copilot/copilot-instructions.md") else {
         return;
     };
-    let Some(text) = read(machine, &path, diags).filter(|t| !t.text.trim().is_empty()) else {
+    let non_utf8 = profile.user_instructions_non_utf8();
+    let Some(text) = read(machine, &path, non_utf8, diags).filter(|t| !t.text.trim().is_empty())
+    else {
         return;
     };
     let why = "The user's instructions, sent at startup in every project as the first \
@@ -82,9 +91,10 @@ pub(crate) fn path_specific(
         return;
     };
     for path in files(machine, &root) {
-        let Some(text) = read(machine, &path, diags) else {
+        let Some(text) = read(machine, &path, profile.user_instructions_non_utf8(), diags) else {
             continue;
         };
+        diags.extend(crate::scoped::user_front_matter_problem(&path, &text));
         if let Some(name) = crate::scoped::excluded_by(&text) {
             let mut e = crate::scoped::excluded(&path, &RepoPath::root(), &text, name);
             e.source.scope = SourceScope::User;
@@ -143,7 +153,7 @@ pub(crate) fn listed_agents(machine: &Machine, b: &mut Builder, diags: &mut Vec<
         if !machine.stat(&path).is_ok_and(|s| s.kind == EntryKind::File) {
             continue;
         }
-        let text = read(machine, &path, diags);
+        let text = read(machine, &path, NonUtf8::Unobserved, diags);
         let why = format!(
             "{dir} is listed in {INSTRUCTIONS_DIRS_VAR}; Copilot CLI names its AGENTS.md in the \
              table of nested AGENTS.md files at startup, for the model to read, and sends \

@@ -95,10 +95,13 @@ fn user(cx: &mut Cx<'_, '_>, machine: &Machine) -> Vec<Skill> {
         let Some(file) = base.child(&name).and_then(|d| d.child("SKILL.md")) else {
             continue;
         };
-        let effect = "Cursor cannot load that skill";
+        let how = problems::UserMarkdown {
+            effect: "Cursor cannot load that skill",
+            non_utf8: problems::NonUtf8::Unobserved,
+        };
         let before = cx.diags.len();
         let Some(text) =
-            problems::read_user_markdown(machine, &file, READ_LIMIT, effect, &mut cx.diags)
+            problems::read_user_markdown(machine, &file, READ_LIMIT, &how, &mut cx.diags)
         else {
             continue;
         };

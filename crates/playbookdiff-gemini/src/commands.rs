@@ -120,6 +120,10 @@ fn machine_commands(cx: &mut Cx<'_, '_>, machine: &Machine, dir: &RepoPath) -> V
     let mut out = Vec::new();
     for (path, name) in found {
         let text = machine.read_text(&path, READ_LIMIT);
+        if let Ok(t) = &text {
+            let non_utf8 = problems::utf8_problem(&path, SourceFormat::Toml, t, crate::NON_UTF8);
+            cx.diags.extend(non_utf8);
+        }
         out.extend(command(cx, path, name, text));
     }
     out

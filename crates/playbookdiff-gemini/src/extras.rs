@@ -184,6 +184,9 @@ pub(crate) fn user_subagents(
         let Ok(text) = machine.read_text(&file, READ_LIMIT) else {
             continue;
         };
+        let non_utf8 =
+            problems::utf8_problem(&file, SourceFormat::Markdown, &text, crate::NON_UTF8);
+        cx.diags.extend(non_utf8);
         let source = crate::user::machine_source(file.clone(), SourceFormat::Markdown);
         if let Some(agent) = parsed(cx, &file, &text.text, source, Gate::User(enabled)) {
             shadow(out, &agent);

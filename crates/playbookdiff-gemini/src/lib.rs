@@ -75,6 +75,15 @@ pub(crate) use profile::Profile;
 /// Gemini CLI, contract id `gemini`.
 pub const HARNESS: Harness = Harness::new("gemini", "Gemini CLI");
 
+/// What Gemini CLI does with a user's file that is not valid UTF-8: it
+/// reads each invalid byte as U+FFFD and loads the file (seen with 0.34.0
+/// and 0.61.0: on case `oracle.local_user_layers.home-gemini-non-utf8`
+/// `~/.gemini/GEMINI.md` sent, the skill, the subagent and the command
+/// listed; on case
+/// `oracle.local_user_layers.home-gemini-non-utf8-settings` the server of
+/// `~/.gemini/settings.json` listed).
+pub(crate) const NON_UTF8: problems::NonUtf8 = problems::NonUtf8::Replaced(HARNESS.display_name());
+
 /// Entry names whose presence makes a directory hold Gemini CLI
 /// configuration (a candidate launch directory for `check --all-dirs`):
 /// its default context file and its configuration directory. `.agents`,
@@ -111,7 +120,9 @@ pub const PROFILED_VERSIONS: &[&str] = &["0.34.0", "0.61.0"];
 /// configuration file(s) and try again." (`FatalConfigError` in
 /// `packages/cli/src/config/settings.ts`).
 const REFUSAL: problems::Refusal = problems::Refusal {
-    refuses: "Gemini CLI refuses this workspace's settings",
+    refuses: "Gemini CLI refuses",
+    noun: "settings",
+    project: "this workspace's",
     prints: "Please fix the configuration",
     then: "It does not start, so every context file, skill and MCP server is shown excluded",
 };

@@ -389,7 +389,11 @@ pub(crate) fn system_defaults_path() -> Option<RepoPath> {
 /// exits 52).
 pub(crate) fn load_machine(cx: &mut Cx<'_, '_>, machine: &Machine, path: RepoPath) -> Workspace {
     match machine.read_text(&path, READ_LIMIT) {
-        Ok(t) => from_text(cx, path, &t.text),
+        Ok(t) => {
+            let non_utf8 = problems::utf8_problem(&path, SourceFormat::Json, &t, crate::NON_UTF8);
+            cx.diags.extend(non_utf8);
+            from_text(cx, path, &t.text)
+        }
         Err(SourceError::NotFound(_)) => Workspace::default(),
         Err(e) => {
             cx.diag(problems::read_error(

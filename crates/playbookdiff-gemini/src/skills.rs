@@ -162,9 +162,12 @@ fn user_skills(
 ) -> Vec<Skill> {
     let mut out = Vec::new();
     for file in user_files(machine, base) {
-        let effect = "Gemini CLI may load this skill; its content is unknown";
+        let how = problems::UserMarkdown {
+            effect: "Gemini CLI may load this skill; its content is unknown",
+            non_utf8: crate::NON_UTF8,
+        };
         let Some(text) =
-            problems::read_user_markdown(machine, &file, READ_LIMIT, effect, &mut cx.diags)
+            problems::read_user_markdown(machine, &file, READ_LIMIT, &how, &mut cx.diags)
         else {
             continue;
         };
@@ -327,6 +330,9 @@ struct SkillFront {
     name: Option<String>,
     /// `description`, when a string.
     description: Option<String>,
+    /// Whether the YAML does not parse, so both come from Gemini CLI's
+    /// line parser ([`simple_fields`]).
+    not_yaml: bool,
 }
 
 /// The front matter of `text` as Gemini CLI reads a `SKILL.md` (`None`
@@ -344,9 +350,25 @@ fn read_front(text: &TextFile) -> Arc<ReadFront> {
                 end_line,
                 name,
                 description,
+                not_yaml: parse_yaml_with(yaml, true).is_err(),
             }
         }))
     })
+}
+
+/// The front matter of `file` (at `source`) is not valid YAML, and Gemini
+/// CLI reads `name` and `description` from their lines instead
+/// ([`simple_fields`]): an informational `invalid-frontmatter`.
+fn line_parsed(file: &RepoPath, source: &SourceRef) -> Diagnostic {
+    Diagnostic::new(
+        DiagnosticCode::InvalidFrontmatter,
+        format!(
+            "The front matter of {} is not valid YAML; Gemini CLI then reads `name` and `description` from their own lines, and that reading is used. Fix the YAML so other tools read it the same way.",
+            problems::quote(file)
+        ),
+    )
+    .at(source.clone())
+    .with_severity(playbookdiff_model::Severity::Info)
 }
 
 /// Where a skill file was found, as its reason says it.
@@ -397,6 +419,9 @@ fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, found: Found<'_>, text: Option<&Te
         (_, _, None) => Some("its front matter has no string `description`"),
         _ => None,
     };
+    if fm.is_some_and(|f| f.not_yaml) {
+        cx.diag(line_parsed(file, &source));
+    }
     if let Some(why) = missing {
         cx.diag(
             Diagnostic::new(

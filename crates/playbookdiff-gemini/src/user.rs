@@ -99,9 +99,12 @@ fn sent_file(
     sent: &[Instruction],
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Instruction> {
-    let effect = "Gemini CLI may send it; its content is unknown";
+    let how = playbookdiff_adapter::problems::UserMarkdown {
+        effect: "Gemini CLI may send it; its content is unknown",
+        non_utf8: crate::NON_UTF8,
+    };
     let text = playbookdiff_adapter::problems::read_user_markdown(
-        machine, &path, READ_LIMIT, effect, diags,
+        machine, &path, READ_LIMIT, &how, diags,
     )?;
     let content = text.text.trim();
     if content.is_empty() || sent.iter().any(|i| i.source.path == path) {

@@ -53,7 +53,7 @@ impl Harness {
 
     /// The product name for sentences, e.g. `"Claude Code"`. A harness read
     /// back from JSON has only its id, which then stands in for the name.
-    pub fn display_name(self) -> &'static str {
+    pub const fn display_name(self) -> &'static str {
         self.name
     }
 }

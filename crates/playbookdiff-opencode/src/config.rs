@@ -339,6 +339,8 @@ fn read_user_layer(cx: &mut Cx<'_, '_>, machine: &Machine, path: RepoPath) -> Op
             return Some(Layer { path, doc: None });
         }
     };
+    let non_utf8 = problems::utf8_problem(&path, SourceFormat::Json, &text, crate::NON_UTF8);
+    cx.diags.extend(non_utf8);
     let doc = parse_layer(cx, &path, &text.text);
     Some(Layer { path, doc })
 }

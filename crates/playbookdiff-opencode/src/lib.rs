@@ -73,6 +73,14 @@ use playbookdiff_source::Resolved;
 /// OpenCode, contract id `opencode`.
 pub const HARNESS: Harness = Harness::new("opencode", "OpenCode");
 
+/// What OpenCode does with a user's file that is not valid UTF-8: it
+/// reads each invalid byte as U+FFFD and loads the file (seen with
+/// 1.18.33: on case `oracle.local_user_layers.home-opencode-non-utf8` the
+/// global `AGENTS.md` sent and the skill listed; on case
+/// `oracle.local_user_layers.home-opencode-non-utf8-config` the server
+/// `a\u{fffd}` of the global `opencode.json` configured).
+pub(crate) const NON_UTF8: problems::NonUtf8 = problems::NonUtf8::Replaced(HARNESS.display_name());
+
 /// Entry names whose presence makes a directory hold OpenCode
 /// configuration (a candidate launch directory for `check --all-dirs`).
 /// `.claude` and `.agents`, which OpenCode also reads skills from, belong
@@ -116,7 +124,9 @@ pub const INSTRUCTION_FILES: &[&str] = &["AGENTS.md", "CLAUDE.md", "CONTEXT.md"]
 /// one `config-refused` error at the first offending file and line, and
 /// every item it would have received `excluded`.
 const REFUSAL: problems::Refusal = problems::Refusal {
-    refuses: "OpenCode refuses this project's configuration",
+    refuses: "OpenCode refuses",
+    noun: "configuration",
+    project: "this project's",
     prints: "Configuration is invalid",
     then: "It loads no instruction, skill or MCP server, so all are shown excluded",
 };

@@ -79,9 +79,12 @@ pub(crate) fn global_instruction(
     let (path, kind) = candidates
         .into_iter()
         .find(|(p, _)| machine.stat(p).is_ok())?;
-    let effect = "OpenCode may send it; its content is unknown";
+    let how = playbookdiff_adapter::problems::UserMarkdown {
+        effect: "OpenCode may send it; its content is unknown",
+        non_utf8: crate::NON_UTF8,
+    };
     let text = playbookdiff_adapter::problems::read_user_markdown(
-        machine, &path, READ_LIMIT, effect, diags,
+        machine, &path, READ_LIMIT, &how, diags,
     )?;
     let empty = text.text.is_empty();
     let reason = if empty {
@@ -321,8 +324,11 @@ pub(crate) fn read(
     path: &RepoPath,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Arc<TextFile>> {
-    let effect = "OpenCode may load it; its content is unknown";
-    playbookdiff_adapter::problems::read_user_markdown(machine, path, READ_LIMIT, effect, diags)
+    let how = playbookdiff_adapter::problems::UserMarkdown {
+        effect: "OpenCode may load it; its content is unknown",
+        non_utf8: crate::NON_UTF8,
+    };
+    playbookdiff_adapter::problems::read_user_markdown(machine, path, READ_LIMIT, &how, diags)
 }
 
 /// The provenance of a skill file: in the user's layer for a machine path,

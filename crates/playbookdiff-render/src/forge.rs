@@ -351,6 +351,28 @@ pub struct ForgeIssue {
     pub fingerprint: String,
 }
 
+/// The source of an issue when it is a file of the repository (a forge
+/// annotates only those); `None` for a file of the user's or the
+/// machine's (`~/.claude.json`, `$CODEX_HOME/config.toml`,
+/// `/etc/codex/...`), which no forge can place in the repository.
+pub(crate) fn repository_file(
+    source: Option<&playbookdiff_model::SourceRef>,
+) -> Option<&playbookdiff_model::SourceRef> {
+    source.filter(|s| !s.path.is_on_machine())
+}
+
+/// "`path:N`: " naming a file outside the repository before a message
+/// that a forge cannot place ([`repository_file`]); empty otherwise.
+pub(crate) fn outside_prefix(source: Option<&playbookdiff_model::SourceRef>) -> String {
+    match source {
+        Some(s) if s.path.is_on_machine() => {
+            let line = start_line(s.lines.as_ref()).map_or(String::new(), |(l, _)| format!(":{l}"));
+            format!("{}{line}: ", s.path)
+        }
+        _ => String::new(),
+    }
+}
+
 /// The first 1-based line of a source, when known and valid.
 pub(crate) fn start_line(lines: Option<&playbookdiff_model::Lines>) -> Option<(u32, u32)> {
     lines

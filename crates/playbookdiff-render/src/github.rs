@@ -48,7 +48,10 @@ fn readable(message: &str) -> String {
 
 fn command(out: &mut String, level: &str, source: Option<&SourceRef>, title: &str, message: &str) {
     let mut props: Vec<String> = Vec::new();
-    if let Some(s) = source {
+    // A file outside the repository is named in the message, not as
+    // `file`, which GitHub resolves in the repository.
+    let message = format!("{}{message}", crate::forge::outside_prefix(source));
+    if let Some(s) = crate::forge::repository_file(source) {
         props.push(format!("file={}", escape_property(s.path.as_str())));
         if let Some((start, end)) = start_line(s.lines.as_ref()) {
             props.push(format!("line={start}"));
@@ -60,7 +63,7 @@ fn command(out: &mut String, level: &str, source: Option<&SourceRef>, title: &st
         out,
         "::{level} {}::{}",
         props.join(","),
-        escape_data(&readable(message))
+        escape_data(&readable(&message))
     );
 }
 

@@ -74,7 +74,11 @@ pub fn write_gitlab_issues<W: std::io::Write + ?Sized>(
     let list: Vec<Issue> = issues
         .iter()
         .map(|i| Issue {
-            description: i.message.clone(),
+            description: format!(
+                "{}{}",
+                crate::forge::outside_prefix(i.source.as_ref()),
+                i.message
+            ),
             check_name: i.rule_id.to_string(),
             fingerprint: i.fingerprint.clone(),
             severity: match i.level {
@@ -83,14 +87,10 @@ pub fn write_gitlab_issues<W: std::io::Write + ?Sized>(
                 IssueLevel::Note => "info",
             },
             location: Location {
-                path: i
-                    .source
-                    .as_ref()
+                path: crate::forge::repository_file(i.source.as_ref())
                     .map_or_else(|| ".".to_string(), |s| s.path.as_str().to_string()),
                 lines: Lines {
-                    begin: i
-                        .source
-                        .as_ref()
+                    begin: crate::forge::repository_file(i.source.as_ref())
                         .and_then(|s| start_line(s.lines.as_ref()))
                         .map_or(1, |l| l.0),
                 },
@@ -116,6 +116,8 @@ fn issues(report: &ForgeReport<'_>) -> Vec<Issue> {
             Some(a) => format!("Accepted ({}): {}", a.reason, f.message),
             None => f.message.clone(),
         };
+        description.insert_str(0, &crate::forge::outside_prefix(source));
+        let source = crate::forge::repository_file(source);
         description.push_str(&format!(" [{}]", f.id));
         issues.push(Issue {
             description,
@@ -135,8 +137,10 @@ fn issues(report: &ForgeReport<'_>) -> Vec<Issue> {
     for fd in &report.diagnostics {
         let d = &*fd.diagnostic;
         let Some(source) = &d.source else { continue };
+        let outside = crate::forge::outside_prefix(Some(source));
+        let placed = crate::forge::repository_file(Some(source));
         issues.push(Issue {
-            description: format!("{}: {}", fd.harness.as_str(), d.message),
+            description: format!("{}: {outside}{}", fd.harness.as_str(), d.message),
             check_name: d.code.as_str().to_string(),
             fingerprint: fingerprint(&[
                 "diagnostic",
@@ -151,9 +155,11 @@ fn issues(report: &ForgeReport<'_>) -> Vec<Issue> {
                 Severity::Info => "info",
             },
             location: Location {
-                path: source.path.as_str().to_string(),
+                path: placed.map_or_else(|| ".".to_string(), |s| s.path.as_str().to_string()),
                 lines: Lines {
-                    begin: start_line(source.lines.as_ref()).map_or(1, |l| l.0),
+                    begin: placed
+                        .and_then(|s| start_line(s.lines.as_ref()))
+                        .map_or(1, |l| l.0),
                 },
             },
         });

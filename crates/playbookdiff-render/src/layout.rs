@@ -156,26 +156,29 @@ pub(crate) fn fit(s: &str, columns: usize) -> String {
     pad(&out, columns)
 }
 
-/// A path (or `path:lines`) in at most `columns` columns: whole when it
-/// fits, else shortened from the left behind `…/` at a `/`, keeping the
-/// most whole components that fit as long as one directory stays
-/// (`…/tools/data/CLAUDE.md:1-98`); when not even one directory fits
-/// whole, the last characters, which keep the end of the last directory's
-/// name (`…iniflare/CLAUDE.md`) and so tell two such rows apart, where
-/// `…/CLAUDE.md` would not (unless fewer than four characters of the
-/// name would stay: then `…/CLAUDE.md`); when the file name alone is too
-/// wide, its last characters (`…lation.md`). Never a cut in the middle.
+/// `path` within `columns` columns: whole when it fits, else shortened
+/// from the left behind `…/` at a `/`, keeping the most whole components
+/// that fit (`…/tools/data/CLAUDE.md:1-98`); a path of the machine keeps
+/// its root (`~/`, `$CODEX_HOME/`, `/etc/`) before the `…/`
+/// (`~/…/skills/lint/SKILL.md`), so a user's file never reads as the
+/// repository's. When no directory fits whole, the file name alone
+/// behind `…/` (`…/CLAUDE.md`); when the file name alone is too wide, its
+/// last characters (`…lation.md`). Never part of a directory's name.
 pub(crate) fn shorten_path_left(path: &str, columns: usize) -> String {
     if width(path) <= columns {
         return path.to_string();
     }
-    let room = columns.saturating_sub(2);
-    let whole = path
+    let (root, rest) = machine_root(path);
+    let room = columns.saturating_sub(width(root) + 2);
+    let whole = rest
         .match_indices('/')
-        .map(|(i, _)| &path[i + 1..])
-        .find(|tail| tail.contains('/') && width(tail) <= room);
+        .map(|(i, _)| &rest[i + 1..])
+        .find(|tail| width(tail) <= room);
     if let Some(tail) = whole {
-        return format!("…/{tail}");
+        return format!("{root}…/{tail}");
+    }
+    if !root.is_empty() {
+        return shorten_path_left(rest, columns);
     }
     let mut tail: Vec<char> = Vec::new();
     let mut used = 0;
@@ -188,12 +191,20 @@ pub(crate) fn shorten_path_left(path: &str, columns: usize) -> String {
         used += w;
     }
     let tail: String = tail.into_iter().rev().collect();
-    let file = path.rsplit('/').next().unwrap_or(path);
-    match tail.split_once('/') {
-        // Too little of the directory's name to tell anything.
-        Some((dir, _)) if width(dir) < 4 && width(file) <= room => format!("…/{file}"),
-        _ => format!("…{tail}"),
-    }
+    format!("…{tail}")
+}
+
+/// The root a machine path is named from (`~/`, `$NAME/`, `/`) and the
+/// rest; `("", path)` for a repository path.
+fn machine_root(path: &str) -> (&str, &str) {
+    let end = if path.starts_with("~/") {
+        2
+    } else if path.starts_with('$') || path.starts_with('/') {
+        path[1..].find('/').map_or(0, |i| i + 2)
+    } else {
+        0
+    };
+    path.split_at(end)
 }
 
 /// A shell command in lines of at most `columns` columns, never broken
@@ -755,31 +766,27 @@ mod tests {
         assert!(short.ends_with("/CLAUDE.md:1-98"), "{short}");
         // No slash in reach: the last characters.
         assert_eq!(shorten_path_left("abcdefghij", 5), "…ghij");
-        // Whole components while one directory stays whole; else the end
-        // of the last directory's name, never `…/CLAUDE.md` alone, which
-        // would not tell two rows apart.
-        for columns in 15..21 {
+        // Whole components that fit; never part of a directory's name.
+        for columns in 12..28 {
             let short = shorten_path_left("packages/miniflare/CLAUDE.md", columns);
-            assert!(short.ends_with("/CLAUDE.md"), "{short}");
-            assert!(!short.starts_with("…/"), "{short}");
-            assert_eq!(width(&short), columns, "{short}");
+            assert!(
+                short == "…/CLAUDE.md" || short == "…/miniflare/CLAUDE.md",
+                "{columns}: {short}"
+            );
         }
+        // A machine path keeps its root.
+        let home = "~/.claude/plugins/cache/team/tools/1.0.0/skills/lint/SKILL.md";
         assert_eq!(
-            shorten_path_left("packages/miniflare/CLAUDE.md", 19),
-            "…iniflare/CLAUDE.md"
-        );
-        // Fewer than four characters of the name tell nothing.
-        assert_eq!(
-            shorten_path_left("packages/miniflare/CLAUDE.md", 14),
-            "…/CLAUDE.md"
+            shorten_path_left(home, 30),
+            "~/…/1.0.0/skills/lint/SKILL.md"
         );
         assert_eq!(
-            shorten_path_left("packages/miniflare/CLAUDE.md", 21),
-            "…/miniflare/CLAUDE.md"
+            shorten_path_left("~/.copilot/copilot-instructions.md", 30),
+            "~/…/copilot-instructions.md"
         );
         assert_eq!(
-            shorten_path_left("a/package-installation.md", 10),
-            "…lation.md"
+            shorten_path_left("$CODEX_HOME/skills/a/b/c/SKILL.md", 24),
+            "$CODEX_HOME/…/c/SKILL.md"
         );
     }
 

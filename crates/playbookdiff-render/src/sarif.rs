@@ -133,7 +133,7 @@ struct PhysicalLocation {
 struct ArtifactLocation {
     uri: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    uri_base_id: Option<&'static str>,
+    uri_base_id: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -154,12 +154,34 @@ struct Suppression<'a> {
 /// code scanning names it.
 const SRCROOT: &str = "%SRCROOT%";
 
+/// Where `path` is: relative to [`SRCROOT`] for a repository file; for a
+/// file of the user's or the machine's, relative to a base id the
+/// analysis does not define (SARIF 2.1.0 §3.4.4: a consumer that knows
+/// it resolves it): `HOME` for `~/...`, `NAME` for `$NAME/...`; a file below `/` is an absolute `file:` URI (a fixed
+/// machine path, such as `/etc/codex/config.toml`, not the analyser's).
+fn artifact(path: &playbookdiff_model::RepoPath) -> ArtifactLocation {
+    match path.machine_parts() {
+        None => ArtifactLocation {
+            uri: uri_path(path.as_str()),
+            uri_base_id: Some(SRCROOT.to_string()),
+        },
+        Some(("/", rest)) => ArtifactLocation {
+            uri: format!("file:///{}", uri_path(rest)),
+            uri_base_id: None,
+        },
+        Some((label, rest)) => ArtifactLocation {
+            uri: uri_path(rest),
+            uri_base_id: Some(match label {
+                "~" => "HOME".to_string(),
+                var => var.trim_start_matches('$').to_string(),
+            }),
+        },
+    }
+}
+
 fn physical(source: &SourceRef) -> PhysicalLocation {
     PhysicalLocation {
-        artifact_location: ArtifactLocation {
-            uri: uri_path(source.path.as_str()),
-            uri_base_id: Some(SRCROOT),
-        },
+        artifact_location: artifact(&source.path),
         region: start_line(source.lines.as_ref()).map(|(start_line, end_line)| Region {
             start_line,
             end_line,
@@ -405,7 +427,7 @@ fn finding_locations(f: &Finding) -> (Vec<Location>, Vec<Location>) {
                         } else {
                             format!("{}/", uri_path(dir.as_str()))
                         },
-                        uri_base_id: Some(SRCROOT),
+                        uri_base_id: Some(SRCROOT.to_string()),
                     },
                     region: None,
                 },

@@ -16,8 +16,8 @@ use crate::report::{cwd_label, profiles_label, repository_label, target_label, V
 use anstyle::{AnsiColor, Style};
 use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, EffectiveAgentConfig, Hook, Instruction,
-    LoadPhase, McpServer, Permission, Plugin, PluginLoad, Severity, Skill, SourceRef, Subagent,
-    Transport,
+    LoadPhase, McpServer, Mode, Permission, Plugin, PluginLoad, Severity, Skill, SourceRef,
+    SourceScope, Subagent, Transport,
 };
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -100,7 +100,7 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
             Cell::plain(order),
             applicability_cell(i.applicability),
             Cell::plain(load_phase(i.load_phase)),
-            Cell::plain(location(&i.source)),
+            Cell::plain(item_location(&i.source, ctx.mode)),
             Cell::plain(clean(i.kind.as_str())),
         ]);
     }
@@ -114,7 +114,7 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
         ..Table::default()
     };
     for s in &config.skills {
-        table.row(skill_row(s));
+        table.row(skill_row(s, ctx.mode));
     }
     table.write(&mut out, &p);
 
@@ -126,7 +126,7 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
         ..Table::default()
     };
     for m in &config.mcp_servers {
-        table.row(mcp_row(m));
+        table.row(mcp_row(m, ctx.mode));
     }
     table.write(&mut out, &p);
     hooks_and_permissions(&mut out, &p, config);
@@ -167,6 +167,7 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
 /// only when the configuration has some (a configuration without them
 /// reads as before they were modelled).
 fn extra_sections(out: &mut String, p: &Painter, config: &EffectiveAgentConfig) {
+    let mode = config.context.mode;
     let named = || Table {
         caps: vec![(2, PATH_COLUMN), (3, NAME_COLUMN)],
         wrap_under: Some(2),
@@ -177,7 +178,7 @@ fn extra_sections(out: &mut String, p: &Painter, config: &EffectiveAgentConfig) 
         section(out, p, "Subagents", config.subagents.len());
         let mut table = named();
         for a in &config.subagents {
-            table.row(subagent_row(a));
+            table.row(subagent_row(a, mode));
         }
         table.write(out, p);
     }
@@ -188,7 +189,7 @@ fn extra_sections(out: &mut String, p: &Painter, config: &EffectiveAgentConfig) 
             table.row(vec![
                 applicability_cell(c.applicability),
                 Cell::plain(load_phase(c.load_phase)),
-                Cell::plain(location(&c.source)),
+                Cell::plain(item_location(&c.source, mode)),
                 Cell::plain(format!("/{}", clean(&c.name))),
                 Cell::plain(if c.listed_to_model {
                     "listed to the model"
@@ -206,7 +207,7 @@ fn extra_sections(out: &mut String, p: &Painter, config: &EffectiveAgentConfig) 
             table.row(vec![
                 applicability_cell(o.applicability),
                 Cell::plain(load_phase(o.load_phase)),
-                Cell::plain(location(&o.source)),
+                Cell::plain(item_location(&o.source, mode)),
                 Cell::plain(clean(&o.name)),
                 Cell::plain(if o.active { "active" } else { "not selected" }),
             ]);
@@ -217,13 +218,13 @@ fn extra_sections(out: &mut String, p: &Painter, config: &EffectiveAgentConfig) 
         section(out, p, "Plugins", config.plugins.len());
         let mut table = named();
         for pl in &config.plugins {
-            plugin_rows(&mut table, pl);
+            plugin_rows(&mut table, pl, mode);
         }
         table.write(out, p);
     }
 }
 
-fn subagent_row(a: &Subagent) -> Vec<Cell> {
+fn subagent_row(a: &Subagent, mode: Mode) -> Vec<Cell> {
     let tools = match &a.tools {
         Some(t) => format!("tools: {}", clean(&t.join(", "))),
         None if a.disallowed_tools.is_empty() => "all tools".to_string(),
@@ -236,14 +237,14 @@ fn subagent_row(a: &Subagent) -> Vec<Cell> {
     vec![
         applicability_cell(a.applicability),
         Cell::plain(load_phase(a.load_phase)),
-        Cell::plain(location(&a.source)),
+        Cell::plain(item_location(&a.source, mode)),
         Cell::plain(clean(&a.name)),
         Cell::plain(format!("{listed}, {tools}")),
     ]
 }
 
 /// A plugin's row (whether it loads) and one row per contribution.
-fn plugin_rows(table: &mut Table, pl: &Plugin) {
+fn plugin_rows(table: &mut Table, pl: &Plugin, mode: Mode) {
     let (state, note) = match &pl.load {
         PluginLoad::Loaded => match &pl.source.plugin {
             Some(key) => ("loaded".to_string(), format!("installed as {}", clean(key))),
@@ -267,7 +268,7 @@ fn plugin_rows(table: &mut Table, pl: &Plugin) {
     table.row(vec![
         Cell::styled(state, AnsiColor::Yellow.on_default()),
         Cell::plain("plugin"),
-        Cell::plain(location(&pl.source)),
+        Cell::plain(item_location(&pl.source, mode)),
         Cell::plain(clean(&pl.name)),
         Cell::plain(format!("{enabled}{note}")),
     ]);
@@ -275,7 +276,7 @@ fn plugin_rows(table: &mut Table, pl: &Plugin) {
         table.row(vec![
             Cell::plain("-"),
             Cell::plain(c.kind.as_str()),
-            Cell::plain(location(&c.source)),
+            Cell::plain(item_location(&c.source, mode)),
             Cell::plain(clean(&c.name)),
             Cell::plain(given),
         ]);
@@ -293,6 +294,7 @@ const NAME_COLUMN: usize = 24;
 /// has some (a configuration without hooks reads as before they were
 /// modelled).
 fn hooks_and_permissions(out: &mut String, p: &Painter, config: &EffectiveAgentConfig) {
+    let mode = config.context.mode;
     if !config.hooks.is_empty() {
         section(out, p, "Hooks", config.hooks.len());
         let mut table = Table {
@@ -302,7 +304,7 @@ fn hooks_and_permissions(out: &mut String, p: &Painter, config: &EffectiveAgentC
             ..Table::default()
         };
         for h in &config.hooks {
-            table.row(hook_row(h));
+            table.row(hook_row(h, mode));
         }
         table.write(out, p);
     }
@@ -316,7 +318,7 @@ fn hooks_and_permissions(out: &mut String, p: &Painter, config: &EffectiveAgentC
         };
         for r in &config.permissions {
             table.row(vec![
-                Cell::plain(location(&r.source)),
+                Cell::plain(item_location(&r.source, mode)),
                 Cell::plain(clean(&r.key)),
                 Cell::plain(format!(
                     "{} (honoured: {})",
@@ -331,7 +333,7 @@ fn hooks_and_permissions(out: &mut String, p: &Painter, config: &EffectiveAgentC
 
 /// One hook: applicability, `runs=…`, where it is registered, the event
 /// and matcher, and the script it runs (`missing` when absent).
-fn hook_row(h: &Hook) -> Vec<Cell> {
+fn hook_row(h: &Hook, mode: Mode) -> Vec<Cell> {
     let event = match &h.matcher {
         Some(m) => format!("{} [{}]", clean(&h.event), clean(m)),
         None => clean(&h.event).into_owned(),
@@ -347,7 +349,7 @@ fn hook_row(h: &Hook) -> Vec<Cell> {
     vec![
         applicability_cell(h.applicability),
         Cell::plain(format!("runs={}", h.runs.as_str())),
-        Cell::plain(location(&h.source)),
+        Cell::plain(item_location(&h.source, mode)),
         Cell::plain(event),
         Cell::plain(runs),
     ]
@@ -385,11 +387,11 @@ fn cut_words(text: &str, columns: usize) -> String {
         .join(" ")
 }
 
-fn skill_row(s: &Skill) -> Vec<Cell> {
+fn skill_row(s: &Skill, mode: Mode) -> Vec<Cell> {
     vec![
         applicability_cell(s.applicability),
         Cell::plain(load_phase(s.load_phase)),
-        Cell::plain(location(&s.source)),
+        Cell::plain(item_location(&s.source, mode)),
         Cell::plain(clean(&s.name)),
         Cell::plain(format!(
             "explicit={} implicit={}, {}",
@@ -400,7 +402,7 @@ fn skill_row(s: &Skill) -> Vec<Cell> {
     ]
 }
 
-fn mcp_row(m: &McpServer) -> Vec<Cell> {
+fn mcp_row(m: &McpServer, mode: Mode) -> Vec<Cell> {
     let env = if m.env.is_empty() {
         "env: none".to_string()
     } else {
@@ -410,7 +412,7 @@ fn mcp_row(m: &McpServer) -> Vec<Cell> {
     vec![
         applicability_cell(m.applicability),
         Cell::plain(load_phase(m.load_phase)),
-        Cell::plain(location(&m.source)),
+        Cell::plain(item_location(&m.source, mode)),
         Cell::plain(clean(&m.name)),
         Cell::plain(format!("{}, {env}", transport_as_declared(m))),
     ]
@@ -425,6 +427,20 @@ fn transport_as_declared(m: &McpServer) -> String {
             format!("{} (transport not modelled)", clean(t.trim()))
         }
         (t, _) => transport(t).to_string(),
+    }
+}
+
+/// [`location`] of an item's source, followed in local mode by its layer
+/// when it is not the project's (`(user)`, `(local)`, `(managed)`,
+/// `(plugin)`, as `check` marks them; none for a built-in item, whose path
+/// says it), so the user's own items read apart from the project's, also
+/// when a long path is shortened from the left. Repo mode reads only the
+/// project's layer (and the repository's plugins): no suffix.
+fn item_location(source: &SourceRef, mode: Mode) -> String {
+    let at = location(source);
+    match (mode, source.scope) {
+        (Mode::Local, SourceScope::Project | SourceScope::Builtin) | (Mode::Repo, _) => at,
+        (Mode::Local, scope) => format!("{at} ({})", scope.as_str()),
     }
 }
 

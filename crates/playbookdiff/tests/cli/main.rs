@@ -21,6 +21,7 @@ mod guard_install;
 mod guard_replay;
 mod html;
 mod layout;
+mod local_diagnostics;
 mod local_mode;
 mod mcp;
 mod new_user;
