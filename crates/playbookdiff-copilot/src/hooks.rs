@@ -280,8 +280,8 @@ fn user(
             out.extend(release.read(cx, &j, Origin::User));
         }
     }
-    let config = RepoPath::on_machine("~", profile.user_settings)
-        .filter(|_| profile.user_settings_hooks);
+    let config =
+        RepoPath::on_machine("~", profile.user_settings).filter(|_| profile.user_settings_hooks);
     let effect = "Copilot CLI runs none of the hooks it registers";
     // `config.json` is reported once, where its trust is read.
     let mut reported = Vec::new();

@@ -143,9 +143,8 @@ fn find_named(
     dir: &RepoPath,
     name: &'static str,
 ) -> Option<RepoPath> {
-    find(cx, dir, name).filter(|p| {
-        profile.instruction_names_any_case || p.file_name() == Some(name)
-    })
+    find(cx, dir, name)
+        .filter(|p| profile.instruction_names_any_case || p.file_name() == Some(name))
 }
 
 /// The file `rel` of `dir` (its last component matched

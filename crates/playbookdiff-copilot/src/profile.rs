@@ -1089,8 +1089,14 @@ mod tests {
         assert!(!of("0.0.410").instruction_names_any_case);
         assert!(of("0.0.411").instruction_names_any_case);
         assert_eq!(of("1.0.3").path_instructions, PathInstructions::OnDemand);
-        assert_eq!(of("1.0.6").path_instructions, PathInstructions::InlinedWithPrefix);
-        assert_eq!(of("1.0.24").path_instructions, PathInstructions::InlinedWithPrefix);
+        assert_eq!(
+            of("1.0.6").path_instructions,
+            PathInstructions::InlinedWithPrefix
+        );
+        assert_eq!(
+            of("1.0.24").path_instructions,
+            PathInstructions::InlinedWithPrefix
+        );
         assert_eq!(of("1.0.32").path_instructions, PathInstructions::OnDemand);
         assert!(!of("1.0.7").user_settings_hooks && of("1.0.10").user_settings_hooks);
         assert_eq!(of("1.0.20").release, "1.0.12");

@@ -720,9 +720,7 @@ fn valid_name(profile: &Profile, name: &str) -> bool {
     let short = name.chars().count() <= NAME_MAX;
     match profile.skill_names {
         SkillNames::HyphensOnly => {
-            short
-                && !name.is_empty()
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+            short && !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
         }
         SkillNames::Punctuated => {
             let mut chars = name.chars();

@@ -48,7 +48,10 @@ fn ancestors_from_1_0_11_and_names_in_any_case_from_0_0_411() {
         assert_eq!(e.applicability, Applicability::OutOfScope, "{p}");
         assert!(e.reason.contains("from 1.0.11 on"), "{}", e.reason);
     }
-    assert_eq!(startup(&run("instruction_chain", "a/b", "0.0.411")).len(), 4);
+    assert_eq!(
+        startup(&run("instruction_chain", "a/b", "0.0.411")).len(),
+        4
+    );
     assert_eq!(startup(&run("instruction_chain", "a/b", "0.0.410")), root);
     let variants = |v| startup(&run_oracle("name_case_variants", v));
     assert!(variants("0.0.410").is_empty());

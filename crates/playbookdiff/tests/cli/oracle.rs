@@ -2434,6 +2434,9 @@ fn bisection_section(s: &mut String) {
             codex_window_lines(s);
         }
         dated_window_lines(s, agent);
+        if agent == "copilot" {
+            copilot_window_lines(s);
+        }
         s.push_str("| behaviour | fact | first release | last without | observation | installs | runs | seconds |\n");
         s.push_str("|---|---|---|---|---|---|---|---|\n");
         for b in doc["behaviours"].as_array().into_iter().flatten() {
@@ -2498,6 +2501,16 @@ fn dated_window_lines(s: &mut String, agent: &str) {
         s,
         "Release dates from the agent's own changelog (`oracle/bisect/{agent}.dates.json`, {} releases dated; npm's publish times do not follow the version order): the first release of the twelve months before {as_of} is {v}, of {d}{before}.\n",
         dated.len()
+    );
+}
+
+/// Why Copilot CLI's window starts after the first release of the twelve
+/// months and after the first the recorder reaches.
+fn copilot_window_lines(s: &mut String) {
+    let first = adapter("copilot").first_modelled();
+    let _ = writeln!(
+        s,
+        "The recorder reaches a release from 0.0.376 on (`copilot.api-token-login`: 0.0.372 and older ask for a GitHub login). 0.0.376 to the release before {first} load instructions otherwise: one source alone, inlined without a `<custom_instruction>` block (the user's and the repository's `copilot-instructions.md`, else `AGENTS.md`, else `CLAUDE.md`, else `GEMINI.md`; 0.0.376 `index.js`, the instruction loader), which the recorder, naming blocks, does not read: not modelled. The window starts at {first}, the first that sends each file as a block of its own (`copilot.instruction-blocks`); an older release gets its profile, with a diagnostic.\n"
     );
 }
 
