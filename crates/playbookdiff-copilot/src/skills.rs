@@ -19,6 +19,8 @@
 //! "no"`). A plain-string `allowed-tools` is accepted. A command file with
 //! a field of the wrong type is not listed either (seen with 1.0.102,
 //! fuzzer seed 400: `description: [a, b]` in `.claude/commands/fix.md`).
+//! Before 0.0.410 a skill needs a `name`, of ASCII letters, digits and
+//! `-` ([`Profile::skill_names`]).
 //!
 //! In local mode the user's roots ([`Profile::user_skill_roots`]:
 //! `~/.copilot/skills`, `~/.agents/skills`, and with 1.0.24
