@@ -13,6 +13,7 @@ Usage:
     scripts/oracle/bisect.py --agent codex --older 0.63.0 --until 0.77.0 --sample 5
     scripts/oracle/bisect.py --agent gemini --recheck
     scripts/oracle/bisect.py --compare-methods 0.142.3
+    scripts/oracle/bisect.py --agent copilot --changelog-dates changelog.md 2026-12-05
 
 A behaviour is declared in `oracle/bisect/behaviours.toml`: the agent, the
 two profiled releases it lies between (`from`, which does not show it, and
@@ -624,6 +625,25 @@ def within_window(agent, version):
     return start is not None and version_key(version) >= version_key(start)
 
 
+def changelog_dates(agent, changelog, as_of):
+    """Writes `oracle/bisect/<agent>.dates.json`: the release date of each
+    published release as the agent's own changelog gives it (`## VERSION
+    - YYYY-MM-DD` headings, as in github/copilot-cli's `changelog.md`),
+    and `asOf`, the day the window of the last twelve months ends. npm's
+    publish times cannot give those dates: re-publications moved them
+    (Copilot CLI 0.0.376 carries 2026-09-23, 1.0.11 2026-04-12)."""
+    dates = {}
+    for line in Path(changelog).read_text().splitlines():
+        if line.startswith("## ") and " - " in line:
+            version, day = line[3:].split(" - ", 1)
+            dates[version.strip()] = day.strip()
+    releases = published(agent)
+    record.write_json(RESULTS / f"{agent}.dates.json", {
+        "agent": agent, "asOf": as_of, "source": "changelog",
+        "dates": {v: dates[v] for v in releases if v in dates},
+        "undated": [v for v in releases if v not in dates]})
+
+
 def write_older(agent, doc):
     """Writes `<agent>.older.json`, merged with the runs before it against
     the same profile (a denser sample of part of the window, or one before
@@ -737,10 +757,16 @@ def main():
                         "with its committed `codex debug prompt-input` observations")
     p.add_argument("--until", metavar="END",
                    help="with --older: sample up to END instead of the oldest profiled release")
+    p.add_argument("--changelog-dates", nargs=2, metavar=("CHANGELOG", "AS_OF"),
+                   help="with --agent: write <agent>.dates.json from the agent's changelog "
+                        "(release dates) for the twelve months before AS_OF (YYYY-MM-DD)")
     p.add_argument("--inside", nargs=3, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.inside:
         inside(*args.inside)
+        return
+    if args.changelog_dates:
+        changelog_dates(args.agent, *args.changelog_dates)
         return
     if args.compare_methods:
         compare_methods(args.compare_methods)

@@ -1461,6 +1461,8 @@ class FakeChat:
 
     def __init__(self, tool_call=None):
         self.requests = []
+        # JSON-RPC (MCP) requests, which are not model requests.
+        self.rpc = []
         self.lock = threading.Lock()
         self.tool_call = tool_call
         api = self
@@ -1504,6 +1506,16 @@ class FakeChat:
                 except ValueError:
                     body = None
                 script = False
+                if isinstance(body, dict) and "jsonrpc" in body:
+                    # An MCP request, not a model request: Copilot CLI
+                    # 0.0.376 starts the GitHub MCP server at the Copilot
+                    # API's address (`COPILOT_API_URL`), and its
+                    # `initialize` reached this endpoint before the chat
+                    # request did. Refused, and kept apart.
+                    with api.lock:
+                        api.rpc.append(body)
+                    self.reply()
+                    return
                 if isinstance(body, dict):
                     with api.lock:
                         api.requests.append(body)

@@ -223,3 +223,26 @@ class ListedSkills(unittest.TestCase):
         self.assertEqual(record.listed_skills(text, record.TOOL_SKILLS_HEADER),
                          [{"name": "cap-01", "description": "One."},
                           {"name": "cap-12", "description": "Twelve."}])
+
+
+class FakeChatRequests(unittest.TestCase):
+    def test_an_mcp_request_is_not_a_model_request(self):
+        # Copilot CLI 0.0.376 starts the GitHub MCP server at the Copilot
+        # API's address, the fake endpoint: its `initialize` came first.
+        import urllib.error
+        import urllib.request
+        api = record.FakeChat(("view", {"path": "a"}))
+        try:
+            for body in ({"jsonrpc": "2.0", "id": 0, "method": "initialize"},
+                         {"model": "m", "messages": [{"role": "user", "content": "hi"}]}):
+                req = urllib.request.Request(f"http://127.0.0.1:{api.port}/v1/x",
+                                             data=json.dumps(body).encode(),
+                                             headers={"content-type": "application/json"})
+                try:
+                    urllib.request.urlopen(req, timeout=10).read()
+                except urllib.error.HTTPError as e:
+                    self.assertEqual(e.code, 400)
+        finally:
+            api.close()
+        self.assertEqual([b.get("method") for b in api.rpc], ["initialize"])
+        self.assertEqual([list(b) for b in api.requests], [["model", "messages"]])

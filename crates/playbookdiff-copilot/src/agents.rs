@@ -92,7 +92,7 @@ pub(crate) fn compile(
 fn unlisted(a: &mut Subagent) {
     a.applicability = Applicability::Excluded;
     a.listed_by = None;
-    a.reason.push_str(" This release's `task` tool lists no custom agent (1.0.12 is the first that does), so the model is not told of it.");
+    a.reason.push_str(" This release's `task` tool lists no custom agent (1.0.11 alone: 1.0.10 and 1.0.12 list them), so the model is not told of it.");
 }
 
 /// The agents in discovery order; a later one with the id of an earlier

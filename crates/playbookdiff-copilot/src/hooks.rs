@@ -20,6 +20,15 @@
 //! that Copilot CLI does not have are left out: they are Claude Code's
 //! alone. A handler's own `cwd` is not followed: its script is looked up
 //! from the git root.
+//!
+//! Older releases: before 1.0.6 a hooks file holding a Claude Code group
+//! is refused whole ([`Profile::hook_groups`]) and `disableAllHooks`
+//! turns nothing off ([`Profile::disable_all_hooks`]); the user's
+//! `~/.copilot/hooks` runs from 0.0.423 on
+//! ([`Profile::user_hooks_folder`]), the hooks of the user's settings
+//! file from 1.0.10 on ([`Profile::user_settings_hooks`]). The schema of
+//! 0.0.403 also takes fewer events (eight, no PascalCase spellings):
+//! not modelled.
 
 use crate::json::{self, JsonFile, Loaded};
 use crate::plugins::Plugin;
@@ -261,12 +270,18 @@ fn user(
     };
     let effect = "Copilot CLI runs none of its hooks";
     let mut out = Vec::new();
-    for f in user_files(machine) {
+    let folder = if profile.user_hooks_folder {
+        user_files(machine)
+    } else {
+        Vec::new()
+    };
+    for f in folder {
         if let Loaded::File(j) = json::load_user(machine, &f, effect, &mut cx.diags) {
             out.extend(release.read(cx, &j, Origin::User));
         }
     }
-    let config = RepoPath::on_machine("~", profile.user_settings);
+    let config =
+        RepoPath::on_machine("~", profile.user_settings).filter(|_| profile.user_settings_hooks);
     let effect = "Copilot CLI runs none of the hooks it registers";
     // `config.json` is reported once, where its trust is read.
     let mut reported = Vec::new();
@@ -447,7 +462,7 @@ impl Release<'_> {
 /// true`; else, for a repository file where the release asks for trust,
 /// as `trust` says (unknown when assumed); else yes.
 fn runs(j: &JsonFile, profile: &Profile, origin: Origin, trust: &FolderTrust) -> Verdict {
-    if j.value.get("disableAllHooks") == Some(&Value::Bool(true)) {
+    if profile.disable_all_hooks && j.value.get("disableAllHooks") == Some(&Value::Bool(true)) {
         return Verdict::No {
             reason: format!(
                 "`disableAllHooks: true` in `{}` turns its hooks off",
@@ -455,6 +470,14 @@ fn runs(j: &JsonFile, profile: &Profile, origin: Origin, trust: &FolderTrust) ->
             ),
             source: Some(j.source(&["disableAllHooks"])),
         };
+    }
+    if !profile.hook_groups {
+        if let Some(at) = first_group(j) {
+            return Verdict::No {
+                reason: format!("`{}` holds a group of handlers (`matcher` and `hooks`), which this release's hooks file schema refuses (each entry must be a handler, `type: \"command\"`; groups are taken from {}), so it runs none of the file's hooks", j.path, crate::profile::since(crate::profile::Fact::HookGroups)),
+                source: Some(j.source(&["hooks", at.0.as_str(), &at.1.to_string()])),
+            };
+        }
     }
     if !profile.trust_gates_hooks_and_mcp || matches!(origin, Origin::User | Origin::Plugin) {
         return Verdict::Yes;
@@ -469,6 +492,19 @@ fn runs(j: &JsonFile, profile: &Profile, origin: Origin, trust: &FolderTrust) ->
             source: trust.source(),
         },
     }
+}
+
+/// The event and index of the first entry of `j`'s `hooks` that is a
+/// group of handlers (it has `hooks`), not a handler.
+fn first_group(j: &JsonFile) -> Option<(String, usize)> {
+    let events = j.value.get("hooks")?.as_object()?;
+    events.iter().find_map(|(event, entries)| {
+        let i = entries
+            .as_array()?
+            .iter()
+            .position(|e| e.get("hooks").is_some())?;
+        Some((event.clone(), i))
+    })
 }
 
 /// The events of a Claude Code `hooks` object that the release (its

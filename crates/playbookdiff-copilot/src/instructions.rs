@@ -28,6 +28,13 @@
 //!
 //! 1.0.102 inlines `@path` imports as `<imported_custom_instruction>`
 //! (changelog 1.0.66); 1.0.24 sends the token as written.
+//!
+//! Older releases (bisected): before 1.0.11 nothing of the directories
+//! between is sent ([`Profile::ancestor_instructions`]); before 0.0.411
+//! the three names are found only as written
+//! ([`Profile::instruction_names_any_case`]); before 0.0.394 a text
+//! identical to an earlier one of its directory is sent again
+//! ([`Profile::named_repeats_left_out`]).
 
 use crate::profile::AlwaysOnTexts;
 use crate::{shared_note, Cx, Profile, READ_LIMIT};
@@ -89,8 +96,11 @@ struct AlwaysOn {
     slot: Slot,
 }
 
-/// The always-on files in the order Copilot CLI sends them.
-fn always_on(cx: &Cx<'_, '_>) -> Vec<AlwaysOn> {
+/// The always-on files in the order Copilot CLI sends them; those of
+/// the directories between come after the others, also where the
+/// release does not read them ([`Profile::ancestor_instructions`]:
+/// [`compile`] gives them as not sent).
+fn always_on(cx: &Cx<'_, '_>, profile: &Profile) -> Vec<AlwaysOn> {
     let root = crate::git_root(cx);
     let cwd = cx.context.cwd.clone();
     let mut dirs = vec![root.clone()];
@@ -108,7 +118,7 @@ fn always_on(cx: &Cx<'_, '_>) -> Vec<AlwaysOn> {
     }
     for d in &dirs {
         for name in NAMES {
-            out.extend(find(cx, d, name).map(|p| at(p, d, Slot::Named)));
+            out.extend(find_named(cx, profile, d, name).map(|p| at(p, d, Slot::Named)));
         }
     }
     let mut between: Vec<RepoPath> = crate::chain(cx)
@@ -122,6 +132,19 @@ fn always_on(cx: &Cx<'_, '_>) -> Vec<AlwaysOn> {
         }
     }
     out
+}
+
+/// The file `name` of `dir` as the release of `profile` finds it: in
+/// any letter case ([`find`]) where
+/// [`Profile::instruction_names_any_case`], else only as written.
+fn find_named(
+    cx: &Cx<'_, '_>,
+    profile: &Profile,
+    dir: &RepoPath,
+    name: &'static str,
+) -> Option<RepoPath> {
+    find(cx, dir, name)
+        .filter(|p| profile.instruction_names_any_case || p.file_name() == Some(name))
 }
 
 /// The file `rel` of `dir` (its last component matched
@@ -168,13 +191,17 @@ pub(crate) fn compile(
     }
     let top = crate::git_root(cx);
     let mut taken: Vec<(String, RepoPath)> = Vec::new();
-    for file in always_on(cx) {
+    for file in always_on(cx, profile) {
         let why = format!(
             "Copilot CLI reads {} of {} at startup{}",
             file.path.file_name().unwrap_or_default(),
             place(&file.dir),
             shared_note(&file.path)
         );
+        if file.slot == Slot::Between && !profile.ancestor_instructions {
+            b.others.push(not_between(cx, &file));
+            continue;
+        }
         if file.slot == Slot::Between {
             let id = between_id(&file.path, &top);
             if let Some((_, first)) = taken.iter().find(|(i, _)| *i == id) {
@@ -234,6 +261,21 @@ fn same_id(cx: &mut Cx<'_, '_>, file: &AlwaysOn, first: &RepoPath, why: &str) ->
         sources: vec![first.clone()],
     });
     e
+}
+
+/// The entry of `file`, of a directory between the git root and the
+/// launch directory, which a release before 1.0.11 does not read
+/// ([`Profile::ancestor_instructions`]).
+fn not_between(cx: &mut Cx<'_, '_>, file: &AlwaysOn) -> Instruction {
+    let text = read(cx, &file.path).ok();
+    let since = crate::profile::since(crate::profile::Fact::AncestorInstructions);
+    entry(
+        &file.path,
+        &file.dir,
+        text.as_deref(),
+        (LoadPhase::Startup, Applicability::OutOfScope),
+        format!("{} lies between the git root and the launch directory; Copilot CLI reads the files of those directories from {since} on, this release only those of the git root and the launch directory.", place(&file.dir)),
+    )
 }
 
 /// The `.claude/CLAUDE.md` of the git root and of the launch directory,
@@ -386,7 +428,7 @@ impl Builder {
                 })
         };
         let per_directory = profile.always_on_texts == AlwaysOnTexts::PerDirectory;
-        if per_directory && slot != Slot::Named {
+        if per_directory && (slot != Slot::Named || !profile.named_repeats_left_out) {
             return None;
         }
         self.effective.iter().find(|x| {

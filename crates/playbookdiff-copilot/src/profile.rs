@@ -2,19 +2,22 @@
 //! by version range; the compilation asks [`of`] and never compares
 //! version strings.
 //!
-//! [`TABLE`] holds the facts of the first modelled release and of the two
-//! profiled releases; each fact that differs between rows has its own
-//! first release in [`CHANGES`], found by bisection over the published
-//! releases with the real agent (`scripts/oracle/bisect.py`,
+//! [`TABLE`] holds the facts of the first modelled release, of 1.0.11
+//! and of the two profiled releases; each fact that differs between rows
+//! has its own first release in [`CHANGES`], found by bisection over the
+//! published releases with the real agent (`scripts/oracle/bisect.py`,
 //! `oracle/bisect/copilot.json`; the registry's `bisected` test fails when
 //! the two disagree), so [`of`] models every release from
 //! [`FIRST_MODELLED`] to 1.0.102: the first row's facts, each replaced by
-//! the last row's from its first release on. The releases sampled from the window's start to 1.0.24
-//! (`oracle/bisect/copilot.older.json`) differ from 1.0.24 in one fact
-//! ([`Profile::custom_agents_listed`], 1.0.11 only), and in the skills
-//! the recorder sees: 1.0.11 to 1.0.20 print no `session.skills_loaded`
-//! event, though their `skill` tool lists what 1.0.24's event does
-//! (behaviour `copilot.skills-loaded-event`, not a fact).
+//! a later row's from its first release on. Two facts come and go: the
+//! path-specific instructions load on demand before 1.0.6 and from
+//! 1.0.32, inlined between; the custom agents are listed but by 1.0.11.
+//! The releases sampled before 1.0.24 (`oracle/bisect/copilot.older.json`)
+//! differ from their profiles in the skills the recorder sees, not in
+//! what the model receives: 1.0.11 to 1.0.20 print no
+//! `session.skills_loaded` event, though their `skill` tool lists what
+//! 1.0.24's event does (behaviour `copilot.skills-loaded-event`, not a
+//! fact).
 
 use playbookdiff_adapter::hooks::Events;
 use playbookdiff_adapter::problems::NonUtf8;
@@ -354,6 +357,62 @@ pub(crate) struct Profile {
     /// valid UTF-8 are left out (seen with 1.0.102 on the same case: the
     /// `task` tool does not list `latin1-agent`, 1.0.24's does).
     pub non_utf8_agents_skipped: bool,
+    /// Whether the instruction files of the directories between the git
+    /// root and the launch directory are sent (case
+    /// `copilot.instruction_chain.in-a-b`: 1.0.10 sends those of the root
+    /// and of `a/b` only, 1.0.11 also `a/AGENTS.md` and
+    /// `a/.github/copilot-instructions.md`).
+    pub ancestor_instructions: bool,
+    /// Whether, under [`AlwaysOnTexts::PerDirectory`], of `AGENTS.md`,
+    /// `CLAUDE.md` and `GEMINI.md` of one directory a text identical to
+    /// an earlier one's is left out (case `copilot.instruction_chain`:
+    /// 0.0.390 sends the root's `GEMINI.md`, whose text is `AGENTS.md`'s,
+    /// as a block of its own, 0.0.394 does not).
+    pub named_repeats_left_out: bool,
+    /// Whether `AGENTS.md`, `CLAUDE.md` and `GEMINI.md` are found in any
+    /// letter case (case `oracle.name_case_variants`: 0.0.410 sends
+    /// neither `Agents.md` nor `claude.md`, 0.0.411 both).
+    pub instruction_names_any_case: bool,
+    /// Whether the `*.json` files of the user's `~/.copilot/hooks` run
+    /// (case `oracle.hooks_copilot_gemini.home-copilot-hooks`: 0.0.420
+    /// runs none of `marks.json`'s hooks, 0.0.423 runs them).
+    pub user_hooks_folder: bool,
+    /// Whether the `hooks` of the user's settings file
+    /// ([`Profile::user_settings`]) run (same case: 1.0.7 does not run
+    /// `config.json`'s `config-prompt`, 1.0.10 does).
+    pub user_settings_hooks: bool,
+    /// Whether `disableAllHooks: true` turns off the hooks of its own
+    /// file (changelog 1.0.4; case
+    /// `oracle.hooks_copilot_gemini.home-copilot-hooks`: 1.0.3 fires
+    /// `user-off` of `~/.copilot/hooks/off.json`, which sets it, 1.0.6
+    /// does not).
+    pub disable_all_hooks: bool,
+    /// Whether a hooks file may group handlers as Claude Code does
+    /// (`{"matcher": ..., "hooks": [...]}`, flattened one level); a
+    /// release without it validates each entry as a handler (`type:
+    /// "command"`, 0.0.403 `index.js`: the hooks file schema), so one
+    /// group refuses the file and none of its hooks run (case
+    /// `copilot.hook_matchers.read-src-a.txt`: 0.0.403 fires no hook of
+    /// `matchers.json`).
+    pub hook_groups: bool,
+    /// Which skill names a release takes.
+    pub skill_names: SkillNames,
+}
+
+/// Which skill names a release takes, besides the length
+/// ([`Profile::skill_name_punctuation`] for [`SkillNames::Punctuated`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SkillNames {
+    /// A `name` in the front matter, of ASCII letters, digits and `-`
+    /// anywhere (0.0.403 `index.js`, the skill schema: `/^[a-zA-Z0-9-]+$/`,
+    /// `name` required; case `oracle.copilot_skill_rules`: 0.0.409 lists
+    /// `-lead`, not `a.b_c` nor `no-fm-name`, whose front matter has no
+    /// `name`).
+    HyphensOnly,
+    /// The `name` of the front matter, else the folder's; a letter or
+    /// digit first, then letters, digits and the profile's punctuation
+    /// (0.0.410 and later).
+    Punctuated,
 }
 
 impl Profile {
@@ -430,20 +489,48 @@ const OF_1_0_24: Profile = Profile {
     enabled_plugins_managed: false,
     non_utf8_instructions_skipped: false,
     non_utf8_agents_skipped: false,
+    ancestor_instructions: true,
+    named_repeats_left_out: true,
+    instruction_names_any_case: true,
+    user_hooks_folder: true,
+    user_settings_hooks: true,
+    disable_all_hooks: true,
+    hook_groups: true,
+    skill_names: SkillNames::Punctuated,
+};
+
+/// The facts of 1.0.11, the release before which every fact bisected
+/// before 1.0.24 changes: 1.0.24's but for the facts that change after
+/// it. Its custom agents are not listed (1.0.10 and 1.0.12 list them).
+const OF_1_0_11: Profile = Profile {
+    release: "1.0.11",
+    custom_agents_listed: false,
+    builtin_skills: 0,
+    enabled_plugins_read: false,
+    ..OF_1_0_24
 };
 
 /// The table, oldest first: the facts of the first modelled release
-/// ([`FIRST_MODELLED`]) and of each profiled release
-/// ([`crate::PROFILED_VERSIONS`]). The first row is 1.0.24's but for the
-/// facts bisection found to change before 1.0.24.
+/// ([`FIRST_MODELLED`]), of 1.0.11 ([`OF_1_0_11`]: the values of the facts
+/// that change before it, and of the one that 1.0.11 alone has) and of
+/// each profiled release ([`crate::PROFILED_VERSIONS`]). The first row is
+/// 1.0.11's but for the facts bisection found to change before 1.0.11.
 const TABLE: &[Profile] = &[
     Profile {
         release: FIRST_MODELLED,
-        custom_agents_listed: false,
-        builtin_skills: 0,
-        enabled_plugins_read: false,
-        ..OF_1_0_24
+        custom_agents_listed: true,
+        path_instructions: PathInstructions::OnDemand,
+        ancestor_instructions: false,
+        named_repeats_left_out: false,
+        instruction_names_any_case: false,
+        user_hooks_folder: false,
+        user_settings_hooks: false,
+        disable_all_hooks: false,
+        hook_groups: false,
+        skill_names: SkillNames::HyphensOnly,
+        ..OF_1_0_11
     },
+    OF_1_0_11,
     OF_1_0_24,
     Profile {
         release: "1.0.102",
@@ -479,6 +566,14 @@ const TABLE: &[Profile] = &[
         enabled_plugins_managed: true,
         non_utf8_instructions_skipped: true,
         non_utf8_agents_skipped: true,
+        ancestor_instructions: true,
+        named_repeats_left_out: true,
+        instruction_names_any_case: true,
+        user_hooks_folder: true,
+        user_settings_hooks: true,
+        disable_all_hooks: true,
+        hook_groups: true,
+        skill_names: SkillNames::Punctuated,
     },
 ];
 
@@ -549,6 +644,22 @@ pub(crate) enum Fact {
     NonUtf8InstructionsSkipped,
     /// [`Profile::non_utf8_agents_skipped`].
     NonUtf8AgentsSkipped,
+    /// [`Profile::ancestor_instructions`].
+    AncestorInstructions,
+    /// [`Profile::named_repeats_left_out`].
+    NamedRepeatsLeftOut,
+    /// [`Profile::instruction_names_any_case`].
+    InstructionNamesAnyCase,
+    /// [`Profile::user_hooks_folder`].
+    UserHooksFolder,
+    /// [`Profile::user_settings_hooks`].
+    UserSettingsHooks,
+    /// [`Profile::disable_all_hooks`].
+    DisableAllHooks,
+    /// [`Profile::hook_groups`].
+    HookGroups,
+    /// [`Profile::skill_names`].
+    SkillNames,
 }
 
 impl TableFact<Profile> for Fact {
@@ -605,6 +716,16 @@ impl TableFact<Profile> for Fact {
                 f.non_utf8_instructions_skipped = n.non_utf8_instructions_skipped
             }
             Fact::NonUtf8AgentsSkipped => f.non_utf8_agents_skipped = n.non_utf8_agents_skipped,
+            Fact::AncestorInstructions => f.ancestor_instructions = n.ancestor_instructions,
+            Fact::NamedRepeatsLeftOut => f.named_repeats_left_out = n.named_repeats_left_out,
+            Fact::InstructionNamesAnyCase => {
+                f.instruction_names_any_case = n.instruction_names_any_case
+            }
+            Fact::UserHooksFolder => f.user_hooks_folder = n.user_hooks_folder,
+            Fact::UserSettingsHooks => f.user_settings_hooks = n.user_settings_hooks,
+            Fact::DisableAllHooks => f.disable_all_hooks = n.disable_all_hooks,
+            Fact::HookGroups => f.hook_groups = n.hook_groups,
+            Fact::SkillNames => f.skill_names = n.skill_names,
         }
     }
 }
@@ -615,6 +736,76 @@ pub(crate) type Change = playbookdiff_model::profile::FactChange<Fact>;
 /// Every fact that differs between the rows of [`TABLE`], with the first
 /// release that shows the newer value, oldest first.
 pub(crate) const CHANGES: &[Change] = &[
+    Change {
+        fact: Fact::NamedRepeatsLeftOut,
+        name: "named_repeats_left_out",
+        since: "0.0.394",
+        summary: "Of `AGENTS.md`, `CLAUDE.md` and `GEMINI.md` of one directory, a text identical to an earlier one's is not sent again.",
+        evidence: "bisected (case `copilot.instruction_chain`): 0.0.390 sends the root's `GEMINI.md`, whose text is that of `AGENTS.md`, as a fourth block, 0.0.394 sends three",
+    },
+    Change {
+        fact: Fact::SkillNames,
+        name: "skill_names",
+        since: "0.0.410",
+        summary: "A skill without a `name` is named by its folder, and a name may hold `.`, `_` and spaces but no longer start with `-`.",
+        evidence: "bisected (case `oracle.copilot_skill_rules`): 0.0.409 lists `-lead` and neither `a.b_c` nor `no-fm-name`, whose front matter has no `name`; 0.0.410 lists those two and not `-lead`",
+    },
+    Change {
+        fact: Fact::InstructionNamesAnyCase,
+        name: "instruction_names_any_case",
+        since: "0.0.411",
+        summary: "`AGENTS.md`, `CLAUDE.md` and `GEMINI.md` are found in any letter case (`Agents.md`, `claude.md`).",
+        evidence: "bisected (case `oracle.name_case_variants`): 0.0.410 sends no instruction block, 0.0.411 `Agents.md` and `claude.md`",
+    },
+    Change {
+        fact: Fact::UserHooksFolder,
+        name: "user_hooks_folder",
+        since: "0.0.423",
+        summary: "The hooks of the user's `~/.copilot/hooks/*.json` run.",
+        evidence: "bisected (case `oracle.hooks_copilot_gemini.home-copilot-hooks`): 0.0.420 fires the repository's `github-prompt` and `github-session-start` only, 0.0.423 also `user-prompt` and `user-session-start` of `~/.copilot/hooks/marks.json`",
+    },
+    Change {
+        fact: Fact::PathInstructions,
+        name: "path_instructions_inlined",
+        since: "1.0.6",
+        summary: "Path-specific instructions are all inlined at startup, one with a specific `applyTo` after the line naming its pattern, instead of listed in a table to view.",
+        evidence: "bisected (case `copilot.path_instructions`): 1.0.3 lists `src/**` and `**/*.py` in its table of files to view, 1.0.6 inlines all four files",
+    },
+    Change {
+        fact: Fact::HookGroups,
+        name: "hook_groups",
+        since: "1.0.6",
+        summary: "A hooks file may group handlers as Claude Code does (`{\"matcher\": ..., \"hooks\": [...]}`); before, one group refuses the whole file.",
+        evidence: "bisected (case `copilot.hook_matchers.read-src-a.txt`): 1.0.3 fires no hook of `.github/hooks/matchers.json`, which holds a group, 1.0.6 fires them; no release was published between them",
+    },
+    Change {
+        fact: Fact::DisableAllHooks,
+        name: "disable_all_hooks",
+        since: "1.0.6",
+        summary: "`disableAllHooks: true` turns off the hooks of its own file.",
+        evidence: "bisected (case `oracle.hooks_copilot_gemini.home-copilot-hooks`): 1.0.3 fires `user-off` of `~/.copilot/hooks/off.json`, which sets it, 1.0.6 does not; no release was published between them (changelog 1.0.4)",
+    },
+    Change {
+        fact: Fact::UserSettingsHooks,
+        name: "user_settings_hooks",
+        since: "1.0.10",
+        summary: "The hooks of the user's settings file (`~/.copilot/config.json`) run.",
+        evidence: "bisected (case `oracle.hooks_copilot_gemini.home-copilot-hooks`): 1.0.7 does not fire `config-prompt`, 1.0.10 does; no release was published between them",
+    },
+    Change {
+        fact: Fact::AncestorInstructions,
+        name: "ancestor_instructions",
+        since: "1.0.11",
+        summary: "The instruction files of the directories between the git root and the launch directory are sent.",
+        evidence: "bisected (case `copilot.instruction_chain.in-a-b`): 1.0.10 sends the files of the root and of `a/b`, 1.0.11 also `a/.github/copilot-instructions.md` and `a/AGENTS.md`",
+    },
+    Change {
+        fact: Fact::CustomAgentsListed,
+        name: "custom_agents_unlisted",
+        since: "1.0.11",
+        summary: "The `task` tool lists no custom agent of the repository (1.0.11 alone).",
+        evidence: "bisected (case `copilot.skills_agents_mcp`): the `task` tool of 1.0.10 names `helper` and `reviewer`, that of 1.0.11 none",
+    },
     Change {
         fact: Fact::CustomAgentsListed,
         name: "custom_agents_listed",
@@ -848,27 +1039,31 @@ pub(crate) const CHANGES: &[Change] = &[
     },
 ];
 
-/// The first release the adapter models: the first that sends the
-/// instruction files of the directories between cwd and the repository
-/// root (behaviour `copilot.ancestor-instructions`, case
-/// `copilot.instruction_chain.in-a-b`: 1.0.10 sends those of cwd and the
-/// root only, `a/AGENTS.md` and `a/.github/copilot-instructions.md` left
-/// out; 1.0.11 sends them). Every release published of Copilot CLI
-/// (0.0.340 on) lies in the last twelve months, and the recorder observes
-/// older ones too: a release published without the executable for this
-/// platform (1.0.7, 1.0.10, ...) runs as the JavaScript it ships on a
-/// pinned Node.js 24; 1.0.10 is the first whose code reads
-/// `COPILOT_PROVIDER_BASE_URL`, the chat endpoint the profiles were
-/// recorded through (`copilot.provider-endpoint`); an older release
-/// reaches the fake endpoint through the Copilot API route of its code
-/// (`COPILOT_ENABLE_ALT_PROVIDERS`, `GITHUB_COPILOT_API_TOKEN`,
-/// `COPILOT_API_URL`, `COPILOT_AGENT_MODEL`: a login without GitHub) from
-/// the first release that has that login (`copilot.api-token-login`,
-/// 0.0.376; 0.0.372 asks for a GitHub login: `No authentication
-/// information found.`). What those releases send is compared with 1.0.24
-/// in `oracle/bisect/copilot.older.json`, not modelled. An older release
-/// gets this one's profile, with a diagnostic.
-pub(crate) const FIRST_MODELLED: &str = "1.0.11";
+/// The first release the adapter models: the first that sends each
+/// instruction file as a `<custom_instruction>` block of its own, the
+/// loader of every later release (behaviour `copilot.instruction-blocks`,
+/// case `copilot.instruction_chain`: 0.0.384 sends
+/// `.github/copilot-instructions.md` alone, inlined without a block,
+/// 0.0.388 also `AGENTS.md`, `GEMINI.md` and `CLAUDE.md`, each a block).
+/// The releases of the last twelve months start at 0.0.368 by the
+/// agent's changelog (`oracle/bisect/copilot.dates.json`; npm's publish
+/// times do not follow the version order). The recorder observes a
+/// release from 0.0.376 on: a release published without the executable
+/// for this platform runs as the JavaScript it ships on a pinned
+/// Node.js 24; 1.0.10 is the first whose code reads
+/// `COPILOT_PROVIDER_BASE_URL` (`copilot.provider-endpoint`), an older
+/// one reaches the recorder's endpoint through the Copilot API route of
+/// its code (`COPILOT_ENABLE_ALT_PROVIDERS`, `GITHUB_COPILOT_API_TOKEN`,
+/// `COPILOT_API_URL`, `COPILOT_AGENT_MODEL`: a login without GitHub),
+/// which 0.0.376 is the first to have (`copilot.api-token-login`; 0.0.372
+/// asks for a GitHub login). 0.0.376 to 0.0.384 load instructions
+/// otherwise: one source alone, the user's and the repository's
+/// `copilot-instructions.md`, else `AGENTS.md`, else `CLAUDE.md`, else
+/// `GEMINI.md`, with the path-specific files and nested `AGENTS.md` files
+/// listed in tables (0.0.376 `index.js`, the instruction loader): not
+/// modelled. A release before this one gets its profile, with a
+/// diagnostic.
+pub(crate) const FIRST_MODELLED: &str = "0.0.388";
 
 /// The facts of release `version` ([`facts_of`] over [`TABLE`] and
 /// [`CHANGES`]). A release outside the window gets the facts of the
@@ -913,13 +1108,13 @@ pub(crate) fn not_reached() -> Vec<&'static str> {
 mod tests {
     use super::*;
 
-    /// The first modelled release and every profiled version have
-    /// exactly one row.
+    /// The first modelled release, 1.0.11 and every profiled version
+    /// have exactly one row.
     #[test]
     fn one_row_per_profiled_version() {
         let rows: Vec<&str> = TABLE.iter().map(|p| p.release).collect();
-        assert_eq!(rows[0], FIRST_MODELLED);
-        assert_eq!(rows[1..], *crate::PROFILED_VERSIONS);
+        assert_eq!(rows[..2], [FIRST_MODELLED, "1.0.11"]);
+        assert_eq!(rows[2..], *crate::PROFILED_VERSIONS);
     }
 
     /// Each profiled release is its own row: the changes of the window
@@ -952,6 +1147,21 @@ mod tests {
         assert_eq!(of("1.0.64").release, "1.0.64");
         assert_eq!(of(FIRST_MODELLED), TABLE[0]);
         assert!(!of("1.0.11").custom_agents_listed && of("1.0.12").custom_agents_listed);
+        assert!(of("1.0.10").custom_agents_listed && of(FIRST_MODELLED).custom_agents_listed);
+        assert!(!of("1.0.10").ancestor_instructions && of("1.0.11").ancestor_instructions);
+        assert!(!of("0.0.410").instruction_names_any_case);
+        assert!(of("0.0.411").instruction_names_any_case);
+        assert_eq!(of("1.0.3").path_instructions, PathInstructions::OnDemand);
+        assert_eq!(
+            of("1.0.6").path_instructions,
+            PathInstructions::InlinedWithPrefix
+        );
+        assert_eq!(
+            of("1.0.24").path_instructions,
+            PathInstructions::InlinedWithPrefix
+        );
+        assert_eq!(of("1.0.32").path_instructions, PathInstructions::OnDemand);
+        assert!(!of("1.0.7").user_settings_hooks && of("1.0.10").user_settings_hooks);
         assert_eq!(of("1.0.20").release, "1.0.12");
         assert!(of("1.0.80").mcp_names_checked && !of("1.0.81").mcp_names_checked);
         assert_eq!(of("1.0.88").mcp_schema, McpSchema::WholeFile);

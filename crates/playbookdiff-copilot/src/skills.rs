@@ -19,6 +19,8 @@
 //! "no"`). A plain-string `allowed-tools` is accepted. A command file with
 //! a field of the wrong type is not listed either (seen with 1.0.102,
 //! fuzzer seed 400: `description: [a, b]` in `.claude/commands/fix.md`).
+//! Before 0.0.410 a skill needs a `name`, of ASCII letters, digits and
+//! `-` ([`Profile::skill_names`]).
 //!
 //! In local mode the user's roots ([`Profile::user_skill_roots`]:
 //! `~/.copilot/skills`, `~/.agents/skills`, and with 1.0.24
@@ -37,7 +39,7 @@
 //! `fuzz.copilot.448`); within one directory the order of [`ROOTS`] is
 //! assumed.
 
-use crate::profile::SkillSearch;
+use crate::profile::{SkillNames, SkillSearch};
 use crate::{Cx, Profile, READ_LIMIT};
 use playbookdiff_adapter::problems::{self, NonUtf8};
 use playbookdiff_adapter::scope::place;
@@ -467,7 +469,11 @@ fn command_refusal(text: &TextFile, profile: &Profile, s: &Skill) -> Option<Stri
         return refusal(text, profile, s);
     }
     (!valid_name(profile, s.name.trim())).then(|| {
-        format!("its file name {:?} is no valid skill name (longer than {NAME_MAX} characters, or a character other than ASCII letters, digits and {:?})", s.name, profile.skill_name_punctuation)
+        format!(
+            "its file name {:?} is no valid skill name (longer than {NAME_MAX} characters, or a character other than {})",
+            s.name,
+            allowed(profile)
+        )
     })
 }
 
@@ -640,8 +646,18 @@ fn refusal(text: &TextFile, profile: &Profile, s: &Skill) -> Option<String> {
     if let Some(why) = wrong_type(value, &fm.yaml) {
         return Some(why);
     }
+    if profile.skill_names == SkillNames::HyphensOnly && value.get("name").is_none() {
+        return Some(format!(
+            "its front matter has no `name`, which this release requires (a skill is named by its folder from {} on)",
+            crate::profile::since(crate::profile::Fact::SkillNames)
+        ));
+    }
     if !valid_name(profile, s.name.trim()) {
-        return Some(format!("the name {:?} is longer than {NAME_MAX} characters, or holds a character other than ASCII letters, digits and {:?} (never first)", s.name, profile.skill_name_punctuation));
+        return Some(format!(
+            "the name {:?} is longer than {NAME_MAX} characters, or holds a character other than {}",
+            s.name,
+            allowed(profile)
+        ));
     }
     let long = s
         .description
@@ -712,13 +728,37 @@ fn yaml12_bool(raw: &str) -> bool {
     matches!(raw, "true" | "True" | "TRUE" | "false" | "False" | "FALSE")
 }
 
-/// Whether `name` passes the release's name rule: ASCII letters, digits
-/// and the profile's punctuation, a letter or digit first, at most
-/// [`NAME_MAX`] characters.
+/// Whether `name` passes the release's name rule
+/// ([`Profile::skill_names`]): at most [`NAME_MAX`] characters, and
+/// ASCII letters, digits and `-` ([`SkillNames::HyphensOnly`]), or
+/// ASCII letters, digits and the profile's punctuation, a letter or digit
+/// first ([`SkillNames::Punctuated`]).
 fn valid_name(profile: &Profile, name: &str) -> bool {
-    let mut chars = name.chars();
-    let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphanumeric());
-    first_ok
-        && name.chars().count() <= NAME_MAX
-        && chars.all(|c| c.is_ascii_alphanumeric() || profile.skill_name_punctuation.contains(c))
+    let short = name.chars().count() <= NAME_MAX;
+    match profile.skill_names {
+        SkillNames::HyphensOnly => {
+            short && !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        }
+        SkillNames::Punctuated => {
+            let mut chars = name.chars();
+            let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphanumeric());
+            first_ok
+                && short
+                && chars.all(|c| {
+                    c.is_ascii_alphanumeric() || profile.skill_name_punctuation.contains(c)
+                })
+        }
+    }
+}
+
+/// The characters a skill name may hold under the release's rule, for
+/// the messages.
+fn allowed(profile: &Profile) -> String {
+    match profile.skill_names {
+        SkillNames::HyphensOnly => "ASCII letters, digits and `-`".to_string(),
+        SkillNames::Punctuated => format!(
+            "ASCII letters, digits and {:?} (never first)",
+            profile.skill_name_punctuation
+        ),
+    }
 }

@@ -195,8 +195,9 @@ fn mcp_by_release() {
 }
 
 /// The `task` tool lists the repository's custom agents from 1.0.12 on;
-/// 1.0.11, the first modelled release, lists none (bisected on this
-/// fixture: `helper` and `reviewer` listed by 1.0.12, not by 1.0.11).
+/// 1.0.11 lists none (bisected on this fixture: `helper` and `reviewer`
+/// listed by 1.0.12, not by 1.0.11; the releases before 1.0.11: module
+/// `older`).
 #[test]
 fn custom_agents_listed_from_1_0_12() {
     let listed = |v: &str| -> Vec<String> {

@@ -5,5 +5,6 @@
 mod fixtures;
 mod hooks_agents;
 mod layout;
+mod older;
 mod remedies;
 mod summaries;

@@ -533,14 +533,14 @@ fn agent_version_picks_the_profile_per_harness() {
     // The windows start before the oldest profiles: at the first release
     // of the last twelve months for Claude Code (2.0.59), at the first
     // from which every fact is bisected for Codex (0.63.0), and at the
-    // first Copilot CLI release that sends the instructions of the
-    // directories between cwd and the root (1.0.11).
+    // first Copilot CLI release that sends each instruction file as a
+    // block of its own (0.0.388).
     // Their first releases are modelled without a diagnostic; an older one
     // gets the window's first release and the diagnostic.
     for (harness, first, older) in [
         ("claude-code", "2.0.59", "2.0.58"),
         ("codex", "0.63.0", "0.61.0"),
-        ("copilot", "1.0.11", "1.0.10"),
+        ("copilot", "0.0.388", "0.0.384"),
     ] {
         let at = |release: &str| {
             json_of(

@@ -2375,6 +2375,24 @@ fn copilot_cli_runs_the_users_hooks_before_the_repositorys_without_trust() {
         hooks_of(t.path(), "copilot", "1.0.24")[2],
         row("~/.copilot/config.json", "user", "echo config", "yes"),
     );
+    // Before 1.0.10 the settings file's hooks do not run, before 1.0.6
+    // `disableAllHooks` turns nothing off, before 0.0.423 the user's
+    // folder is not read (bisected on case
+    // `oracle.hooks_copilot_gemini.home-copilot-hooks`).
+    let repo = row(".github/hooks/repo.json", "project", "echo repo", "yes");
+    assert_eq!(
+        hooks_of(t.path(), "copilot", "1.0.7"),
+        [
+            row("~/.copilot/hooks/marks.json", "user", "echo user", "yes"),
+            row("~/.copilot/hooks/off.json", "user", "echo off", "no"),
+            repo.clone(),
+        ]
+    );
+    assert_eq!(
+        hooks_of(t.path(), "copilot", "1.0.3")[1],
+        row("~/.copilot/hooks/off.json", "user", "echo off", "yes"),
+    );
+    assert_eq!(hooks_of(t.path(), "copilot", "0.0.420"), [repo]);
 }
 
 #[test]

@@ -1829,7 +1829,37 @@ fn copilot_disagreements(
         .filter(|s| s.applicability == Applicability::Effective)
         .map(|s| format!("{} {}", s.name, s.source.path))
         .collect();
-    push("skills", list(skills), list(modelled_skills));
+    match obs["startup"]["skillsListed"].as_array() {
+        // A release that sends no `session.skills_loaded` event (before
+        // 1.0.22): the repository's skills its `skill` tool lists, by
+        // name, against the project's.
+        Some(listed) if obs.get("skills").is_none() => {
+            let listed: BTreeSet<String> = listed
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_string))
+                .collect();
+            let ours: BTreeSet<String> = cfg
+                .skills
+                .iter()
+                .filter(|s| s.applicability == Applicability::Effective)
+                .filter(|s| s.source.scope == SourceScope::Project)
+                .map(|s| s.name.clone())
+                .collect();
+            push("skills", list(listed), list(ours));
+        }
+        _ => push("skills", list(skills), list(modelled_skills)),
+    }
+    // A release that knows no `--output-format` (0.0.403, 0.0.417)
+    // prints no session events: its MCP servers are not observed.
+    if obs.get("mcpServers").is_none() {
+        for (aspect, agent, adapter) in crate::oracle_surfaces::copilot(obs, cfg) {
+            push(aspect, agent, adapter);
+        }
+        for (aspect, agent, adapter) in hook_aspects("copilot", case, obs, cfg) {
+            push(aspect, agent, adapter);
+        }
+        return out;
+    }
     let servers: BTreeSet<String> = obs["mcpServers"]
         .as_array()
         .map(|a| {
@@ -2502,6 +2532,10 @@ fn bisection_section(s: &mut String) {
             "opencode" => wrapped(s, OPENCODE_WINDOW),
             _ => {}
         }
+        dated_window_lines(s, agent);
+        if agent == "copilot" {
+            copilot_window_lines(s);
+        }
         s.push_str("| behaviour | fact | first release | last without | observation | installs | runs | seconds |\n");
         s.push_str("|---|---|---|---|---|---|---|---|\n");
         for b in doc["behaviours"].as_array().into_iter().flatten() {
@@ -2532,6 +2566,51 @@ fn bisection_section(s: &mut String) {
         }
         older_lines(s, agent, false);
     }
+}
+
+/// The first release of the twelve months before `asOf` by the release
+/// dates of the agent's own changelog (`oracle/bisect/<agent>.dates.json`,
+/// `bisect.py --changelog-dates`), when recorded: the first published
+/// release from which every dated release is of that day or later.
+fn dated_window_lines(s: &mut String, agent: &str) {
+    let path = workspace().join(format!("oracle/bisect/{agent}.dates.json"));
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return;
+    };
+    let doc: Value = serde_json::from_str(&text).expect("release dates are JSON");
+    let as_of = doc["asOf"].as_str().expect("asOf");
+    let (year, rest) = as_of.split_once('-').expect("a YYYY-MM-DD day");
+    let since = format!("{}-{rest}", year.parse::<u32>().expect("a year") - 1);
+    let mut dated: Vec<(&str, &str)> = doc["dates"]
+        .as_object()
+        .expect("dates")
+        .iter()
+        .filter_map(|(v, d)| Some((v.as_str(), d.as_str()?)))
+        .collect();
+    dated.sort_by(|a, b| compare_versions(a.0, b.0));
+    let first = (0..dated.len())
+        .find(|&i| dated[i..].iter().all(|(_, d)| *d >= since.as_str()))
+        .expect("a release in the twelve months");
+    let (v, d) = dated[first];
+    let before = first
+        .checked_sub(1)
+        .map(|i| format!(", the release before it, {}, of {}", dated[i].0, dated[i].1))
+        .unwrap_or_default();
+    let _ = writeln!(
+        s,
+        "Release dates from the agent's own changelog (`oracle/bisect/{agent}.dates.json`, {} releases dated; npm's publish times do not follow the version order): the first release of the twelve months before {as_of} is {v}, of {d}{before}.\n",
+        dated.len()
+    );
+}
+
+/// Why Copilot CLI's window starts after the first release of the twelve
+/// months and after the first the recorder reaches.
+fn copilot_window_lines(s: &mut String) {
+    let first = adapter("copilot").first_modelled();
+    let _ = writeln!(
+        s,
+        "The recorder reaches a release from 0.0.376 on (`copilot.api-token-login`: 0.0.372 and older ask for a GitHub login). 0.0.376 to the release before {first} load instructions otherwise: one source alone, inlined without a `<custom_instruction>` block (the user's and the repository's `copilot-instructions.md`, else `AGENTS.md`, else `CLAUDE.md`, else `GEMINI.md`; 0.0.376 `index.js`, the instruction loader), which the recorder, naming blocks, does not read: not modelled. The window starts at {first}, the first that sends each file as a block of its own (`copilot.instruction-blocks`); an older release gets its profile, with a diagnostic.\n"
+    );
 }
 
 /// How Codex's window start was chosen: npm's publish times cannot give
