@@ -2912,6 +2912,20 @@ fn explained_by(agent: &str, case: &str, aspect: &str, between: (&str, &str)) ->
     })
 }
 
+/// A behaviour's text as the fidelity table shows it: whole up to 120
+/// characters, else its first 60 and last 40 characters around the count
+/// of characters left out (the table cell stays readable; the full text is
+/// in `oracle/bisect/behaviours.toml`).
+fn shown_text(t: &str) -> String {
+    let chars: Vec<char> = t.chars().collect();
+    if chars.len() <= 120 {
+        return t.to_string();
+    }
+    let head: String = chars[..60].iter().collect();
+    let tail: String = chars[chars.len() - 40..].iter().collect();
+    format!("{head}…({} characters)…{tail}", chars.len() - 100)
+}
+
 /// What tells a bisected behaviour apart, in words: the case and aspect
 /// (or the agent's code) and the text present or absent from the first
 /// release on.
@@ -2921,7 +2935,7 @@ fn bisect_observation(b: &Value) -> String {
             .into_iter()
             .flatten()
             .filter_map(|v| v.as_str())
-            .map(|t| format!("`{}`", t.replace('|', "\\|").replace('`', "'")))
+            .map(|t| format!("`{}`", shown_text(t).replace('|', "\\|").replace('`', "'")))
             .collect()
     };
     let (present, absent, ordered) = (quoted("present"), quoted("absent"), quoted("ordered"));
