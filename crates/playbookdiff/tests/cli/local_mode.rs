@@ -3606,11 +3606,12 @@ fn gemini_cli_reads_the_tool_lists_of_each_settings_layer() {
             .map(|p| p.3.as_str())
             .collect::<Vec<_>>()
     };
-    // `rule[2] allow glob` (priority 4.001) is outranked by the `*`
+    // `GlobTool` names a class, so it allows nothing; `rule[2] allow
+    // glob` (priority 4.001) is outranked by the `*`
     // deny (4.249) and the deny of `glob` itself in 0.61.0.
     assert_eq!(new[1].3, "no");
     assert_eq!(state("list_directory"), ["no"]);
-    assert_eq!(state("GlobTool"), ["yes"]);
+    assert_eq!(state("GlobTool"), ["no"]);
     assert_eq!(state("*"), ["yes"]);
     assert_eq!(state("glob"), ["yes"]);
     // Its entry `web_fetch` is outranked by `tools.exclude` (4.4), which
