@@ -148,6 +148,11 @@ struct Rule {
 impl Rule {
     /// The rank: higher first (`tier + priority / 1000`, in thousandths).
     fn rank(&self) -> u32 {
+        if self.list == Some(ToolList::Exclude) {
+            // Also passed to the tool registry as `excludeTools`, which
+            // withholds the tool whatever the policies say.
+            return u32::MAX;
+        }
         self.tier.base() * 1000 + self.priority
     }
 
@@ -183,6 +188,12 @@ impl Rule {
     /// (`allow`, priority 500, tier user)".
     fn named(&self) -> String {
         let decision = self.decision.as_str();
+        if self.list == Some(ToolList::Exclude) {
+            return format!(
+                "`tools.exclude` of {} (which withholds the tool whatever the policies say)",
+                quote(&self.source.path)
+            );
+        }
         if let Some(list) = self.list {
             return format!(
                 "`{}` of {} (`{decision}`, priority {} in the user tier)",

@@ -5,7 +5,10 @@
 //! `packages/core/src/policy/config.ts` `createPolicyEngineConfig`; the
 //! same in 0.61.0's bundle) turns each merged `tools.exclude` entry into
 //! a `deny` rule of priority 4.4 (`EXCLUDE_TOOLS_FLAG_PRIORITY`, the user
-//! tier at 400) and each `tools.allowed` entry into an `allow` rule of
+//! tier at 400), and also passes the list to the tool registry as
+//! `excludeTools` (`Config.getExcludeTools`), which withholds each tool
+//! it names whatever the policies say (so the analysis ranks such a rule
+//! above every other); each `tools.allowed` entry into an `allow` rule of
 //! priority 4.3 (`ALLOWED_TOOLS_FLAG_PRIORITY`): `run_shell_command(git)`
 //! allows the shell commands starting `git`, `NAME(args)` of another tool
 //! allows the tool whatever its arguments, and `ShellTool` stands for
@@ -29,7 +32,8 @@ use playbookdiff_model::{PermissionEffect, PermissionSetting, SourceRef, Verdict
 /// A settings list that adds rules to the policy engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum ToolList {
-    /// `tools.exclude`: `deny` at priority 400 of the user tier.
+    /// `tools.exclude`: `deny` at priority 400 of the user tier, and a
+    /// tool withheld from the model whatever the policies say.
     Exclude,
     /// `tools.allowed`: `allow` at priority 300 of the user tier.
     Allowed,

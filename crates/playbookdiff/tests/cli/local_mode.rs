@@ -3529,8 +3529,9 @@ interactive = false
 /// (`oracle.local_gemini_tool_lists.home-gemini-tool-lists`):
 /// `tools.exclude` of every layer is a deny (merged by union), the
 /// system's `tools.allowed` replaces the workspace's and the user's,
-/// `run_shell_command(git)` allows the commands starting `git`, a user
-/// policy of priority above 400 outranks `tools.exclude`, the system's
+/// `run_shell_command(git)` allows the commands starting `git`,
+/// `tools.exclude` withholds its tool whatever a user policy of higher
+/// priority says (`Config.getExcludeTools`), the system's
 /// `tools.core` withholds each built-in tool it does not name; 0.61.0
 /// also allows each entry above a `*` deny, which refuses `glob`, kept by
 /// its class name `GlobTool` but allowed by no entry, unless a user policy
@@ -3583,9 +3584,9 @@ fn gemini_cli_reads_the_tool_lists_of_each_settings_layer() {
     };
     let shell_git = "run_shell_command (commandPrefix \"git\")";
     let common = [
-        perm("rule[1] allow", "web_fetch", "user", "yes"),
+        perm("rule[1] allow", "web_fetch", "user", "no"),
         perm("rule[2] allow", "glob", "user", "yes"),
-        perm("tools.exclude", "web_fetch", "user", "no"),
+        perm("tools.exclude", "web_fetch", "user", "yes"),
         perm("tools.exclude", "list_directory", "project", "yes"),
         perm("tools.allowed", "replace", "user", "no"),
         perm("tools.allowed", "write_file", "project", "no"),
@@ -3614,8 +3615,8 @@ fn gemini_cli_reads_the_tool_lists_of_each_settings_layer() {
     assert_eq!(state("GlobTool"), ["no"]);
     assert_eq!(state("*"), ["yes"]);
     assert_eq!(state("glob"), ["yes"]);
-    // Its entry `web_fetch` is outranked by `tools.exclude` (4.4), which
-    // `rule[1] allow` (4.5) outranks in turn.
+    // Its entry `web_fetch` is outranked by `tools.exclude`, which
+    // withholds the tool whatever the policies say.
     assert_eq!(state("web_fetch"), ["no"]);
     assert_eq!(state("invoke_agent"), ["yes"]);
     // Repo mode: the workspace's lists alone.
