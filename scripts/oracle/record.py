@@ -2126,26 +2126,49 @@ def gemini_declared(body):
 def gemini_tool_rules(home, cwd):
     """Whether the run's home or launch directory holds what can withhold
     a tool from the model: policy files (`~/.gemini/policies/*.toml`, the
-    workspace's `.gemini/policies/*.toml`) or an extension's policies or
-    `excludeTools`."""
+    workspace's `.gemini/policies/*.toml`), an extension's policies or
+    `excludeTools`, or a settings file's tool lists (`tools.exclude`,
+    `tools.allowed`, `tools.core`)."""
     folders = [home / ".gemini" / "policies", cwd / ".gemini" / "policies"]
     folders += [d / "policies" for _, d in gemini_extension_dirs(home)]
     if any(f.is_dir() and any(f.glob("*.toml")) for f in folders):
         return True
+    for d in (home, cwd):
+        if gemini_tool_lists(d / ".gemini" / "settings.json"):
+            return True
     for _, d in gemini_extension_dirs(home):
         if "excludeTools" in json.loads((d / "gemini-extension.json").read_text()):
             return True
     return False
 
 
+GEMINI_TOOL_LISTS = ("exclude", "allowed", "core")
+
+
+def gemini_tool_lists(path):
+    """The settings file `path` parsed, when it is plain JSON whose
+    `tools` object sets a tool list (`exclude`, `allowed`, `core`);
+    `None` otherwise."""
+    try:
+        value = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    tools = value.get("tools") if isinstance(value, dict) else None
+    if isinstance(tools, dict) and any(k in tools for k in GEMINI_TOOL_LISTS):
+        return value
+    return None
+
+
 def gemini_tools_changed(exe, cwd, env, work, body):
     """How the tools the main request `body` offers the model differ from
     those the same launch offers with an empty home (only the API-key
-    sign-in) and without the workspace's `.gemini/policies`: the built-in
-    tools the home's policies and extensions (or the workspace's policies,
-    were they read) withhold (`toolsWithheld`) and those their allow rules
-    add to a headless run (`toolsAdded`), each sorted, with the tools the
-    empty home's run offers (`toolsBaseline`)."""
+    sign-in), without the workspace's `.gemini/policies` and without its
+    settings' tool lists: the built-in tools the home's policies,
+    extensions and settings, the workspace settings' tool lists (or the
+    workspace's policies, were they read) withhold (`toolsWithheld`) and
+    those their allow rules add to a headless run (`toolsAdded`), each
+    sorted, with the tools the empty home's run offers
+    (`toolsBaseline`)."""
     bare = work / "bare-home"
     merge_json(bare / ".gemini" / "settings.json",
                {"security": {"auth": {"selectedType": "gemini-api-key"}}})
@@ -2158,12 +2181,22 @@ def gemini_tools_changed(exe, cwd, env, work, body):
     aside = work / "workspace-policies"
     if ws.is_dir():
         shutil.move(str(ws), str(aside))
+    # So do the workspace settings' tool lists (the file otherwise kept).
+    ws_settings = cwd / ".gemini" / "settings.json"
+    listed = gemini_tool_lists(ws_settings)
+    kept = ws_settings.read_text() if listed else None
+    if listed:
+        for k in GEMINI_TOOL_LISTS:
+            listed["tools"].pop(k, None)
+        ws_settings.write_text(json.dumps(listed))
     try:
         run_logged([NODE, str(exe), "-p", "hi"], cwd, env, work / "bare.out", work / "bare.err")
     finally:
         api.close()
         if aside.is_dir():
             shutil.move(str(aside), str(ws))
+        if kept is not None:
+            ws_settings.write_text(kept)
     main = [r for r in api.requests if ":streamGenerateContent" in r["path"]]
     if not main:
         return {"toolsWithheld": ["?"], "toolsAdded": ["?"], "toolsBaseline": ["?"]}

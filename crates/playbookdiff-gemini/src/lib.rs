@@ -21,6 +21,8 @@
 //!   `mcpServers`); a malformed one stops the agent.
 //! * **Skills** (`skills`): `.gemini/skills` and `.agents/skills` of cwd.
 //! * **MCP servers** (`mcp`): `mcpServers` of the workspace settings.
+//! * **Permissions** (`policies`): the workspace settings' `tools.exclude`,
+//!   `tools.allowed` and `tools.core` as rules of the policy engine.
 //! * **Hooks** (`hooks`): `hooks` of the workspace settings, under Gemini
 //!   CLI's own event names, each mapped to its cross-harness meaning.
 //! * **Commands** (`commands`): `.gemini/commands/**/*.toml`
@@ -38,7 +40,9 @@
 //! CLI merges (system defaults, user, workspace, system), their hooks
 //! included, and the policy engine's rules (module `policies`: the
 //! system's and the user's `policies/*.toml`, the extensions' policies and
-//! `excludeTools`) as permission settings. The workspace's
+//! `excludeTools`, and the settings' `tools.exclude`, `tools.allowed`
+//! and `tools.core`, the workspace's in repo mode too) as permission
+//! settings. The workspace's
 //! `.gemini/policies`, which Gemini CLI never reads, is reported.
 //!
 //! Architecture invariant: the adapter never fails and never panics; every
@@ -189,16 +193,19 @@ pub const SURFACES: &[Surface] = &[
         .keys(&["mcpServers", "mcp.allowed", "mcp.excluded"])
         .tokens(&["$VAR", "${VAR}"]),
     SETTINGS,
+    Surface::new(SurfaceKind::Permissions, SETTINGS.pattern)
+        .keys(&["tools.exclude", "tools.allowed", "tools.core"])
+        .note("Rules of the policy engine: `tools.exclude` withholds, `tools.allowed` runs without confirmation, `tools.core` keeps only the built-in tools it names."),
     Surface::new(SurfaceKind::Settings, "~/.gemini/settings.json")
-        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded", "hooks", "hooksConfig.enabled", "hooksConfig.disabled"])
+        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded", "hooks", "hooksConfig.enabled", "hooksConfig.disabled", "tools.exclude", "tools.allowed", "tools.core"])
         .scope(Scope::User)
         .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Settings, "/etc/gemini-cli/settings.json")
-        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded", "hooks", "hooksConfig.enabled", "hooksConfig.disabled"])
+        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded", "hooks", "hooksConfig.enabled", "hooksConfig.disabled", "tools.exclude", "tools.allowed", "tools.core"])
         .scope(Scope::Managed)
         .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Settings, "/etc/gemini-cli/system-defaults.json")
-        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded", "hooks", "hooksConfig.enabled", "hooksConfig.disabled"])
+        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded", "hooks", "hooksConfig.enabled", "hooksConfig.disabled", "tools.exclude", "tools.allowed", "tools.core"])
         .scope(Scope::Managed)
         .note("Read in local mode only (`--mode local`), below the user's settings."),
     Surface::new(SurfaceKind::Permissions, "**/.gemini/policies/*.toml")
@@ -280,9 +287,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         extras::user_subagents(&mut cx, profile, (&all, m), &mut out.subagents);
         extras::extension_subagents(&mut cx, profile, (&all, m, &exts), &mut out.subagents);
     }
-    if let Some(m) = machine {
-        out.permissions = policies::compile(&mut cx, profile, (m, &exts));
-    }
+    out.permissions = policies::compile(&mut cx, profile, (machine, &exts), &all);
     out.plugins = extensions::plugins(&exts, &out);
     extras::report(&mut cx);
     policies::report_workspace(&mut cx);
@@ -359,10 +364,11 @@ fn machine_settings(
 /// user's and the system's policies (module `policies`), and the user's,
 /// system defaults' and system settings' `context.fileName`,
 /// `context.memoryBoundaryMarkers`, `mcpServers`, `mcp.allowed`,
-/// `mcp.excluded`, `hooks` and `hooksConfig` are read.
+/// `mcp.excluded`, `hooks`, `hooksConfig` and tool lists (`tools.exclude`,
+/// `tools.allowed`, `tools.core`: module `policies`) are read.
 const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[UnreadLayer {
     code: DiagnosticCode::UserConfigUnavailable,
-    what: "The settings' tool lists (`tools.exclude`, `tools.allowed`, `tools.core`) and supplemental policy paths (`adminPolicyPaths`, `--policy`, `--admin-policy`)",
+    what: "The settings' `tools.confirmationRequired` (0.61) and supplemental policy paths (`adminPolicyPaths`, `--policy`, `--admin-policy`)",
     effect: "they add policy rules that allow or withhold tools",
     todo: "list the rules with `/policies list` in Gemini CLI",
 }];

@@ -26,7 +26,10 @@
 //! an admin allow offering one the user denies), on
 //! `oracle.local_gemini_policies.home-gemini-policies.managed-gemini-policies`.
 
+mod tool_lists;
+
 use crate::extensions::Extension;
+use crate::settings::Settings;
 use crate::{Cx, Profile, READ_LIMIT};
 use playbookdiff_adapter::problems::{self, quote};
 use playbookdiff_model::{
@@ -35,6 +38,7 @@ use playbookdiff_model::{
 };
 use playbookdiff_source::{EntryKind, Machine, ParseError, SourceError};
 use toml::Value;
+use tool_lists::ToolList;
 
 /// A policy tier (`*_POLICY_TIER` in `packages/core/src/policy/config.ts`):
 /// a rule of a higher tier outranks every rule of a lower one.
@@ -129,14 +133,26 @@ struct Rule {
     number: usize,
     /// The file and lines of the rule.
     source: SourceRef,
-    /// Why Gemini CLI drops the rule, for an extension's `allow` or
-    /// `yolo` rule.
+    /// Why the rule decides nothing, one sentence: an extension's
+    /// `allow` or `yolo` rule Gemini CLI drops, a settings entry that
+    /// names a tool's class rather than the tool.
     dropped: Option<&'static str>,
+    /// The settings list the rule comes from (module `tool_lists`);
+    /// `None` for a policy file's `[[rule]]`.
+    list: Option<ToolList>,
+    /// The file whose list replaces this one (`tools.allowed` is merged
+    /// by replacement), when it is not the winner.
+    replaced_by: Option<SourceRef>,
 }
 
 impl Rule {
     /// The rank: higher first (`tier + priority / 1000`, in thousandths).
     fn rank(&self) -> u32 {
+        if self.list == Some(ToolList::Exclude) {
+            // Also passed to the tool registry as `excludeTools`, which
+            // withholds the tool whatever the policies say.
+            return u32::MAX;
+        }
         self.tier.base() * 1000 + self.priority
     }
 
@@ -146,6 +162,7 @@ impl Rule {
     /// `interactive`.
     fn active(&self) -> bool {
         self.dropped.is_none()
+            && self.replaced_by.is_none()
             && self.interactive.is_none()
             && (self.modes.is_empty() || self.modes.iter().any(|m| m == "default"))
     }
@@ -171,6 +188,20 @@ impl Rule {
     /// (`allow`, priority 500, tier user)".
     fn named(&self) -> String {
         let decision = self.decision.as_str();
+        if self.list == Some(ToolList::Exclude) {
+            return format!(
+                "`tools.exclude` of {} (which withholds the tool whatever the policies say)",
+                quote(&self.source.path)
+            );
+        }
+        if let Some(list) = self.list {
+            return format!(
+                "`{}` of {} (`{decision}`, priority {} in the user tier)",
+                list.key(),
+                quote(&self.source.path),
+                self.priority
+            );
+        }
         format!(
             "rule {} of {} (`{decision}`, priority {} in the {} tier)",
             self.number,
@@ -188,25 +219,32 @@ const USER_DIR: &str = ".gemini/policies";
 /// Linux; no variable moves it).
 const ADMIN_DIR: &str = "etc/gemini-cli/policies";
 
-/// The permission settings of the machine's policies and of the active
-/// extensions' policies and `excludeTools`, admin rules first, then the
-/// user's, then the extensions' (files by name, rules in file order);
-/// each `honoured` as the policy engine ranks it.
+/// The permission settings of the machine's policies (local mode, with
+/// `machine`), of the settings' tool lists (module `tool_lists`: every
+/// settings file of `all`) and of the active extensions' policies and
+/// `excludeTools`: admin rules first, then the user's, then the settings'
+/// `tools.exclude` and `tools.allowed`, then the extensions' (files by
+/// name, rules in file order), then the built-in tools `tools.core` leaves
+/// out; each `honoured` as the policy engine ranks it.
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     profile: &Profile,
-    (machine, extensions): (&Machine, &[Extension]),
+    (machine, extensions): (Option<&Machine>, &[Extension]),
+    all: &Settings,
 ) -> Vec<PermissionSetting> {
     let mut rules = Vec::new();
-    if let Some(dir) = RepoPath::on_machine("/", ADMIN_DIR) {
-        rules.extend(folder(cx, machine, &dir, Tier::Admin, None));
+    if let Some(machine) = machine {
+        if let Some(dir) = RepoPath::on_machine("/", ADMIN_DIR) {
+            rules.extend(folder(cx, machine, &dir, Tier::Admin, None));
+        }
+        if let Some(dir) = RepoPath::on_machine("~", USER_DIR) {
+            rules.extend(folder(cx, machine, &dir, Tier::User, None));
+        }
     }
-    if let Some(dir) = RepoPath::on_machine("~", USER_DIR) {
-        rules.extend(folder(cx, machine, &dir, Tier::User, None));
-    }
+    rules.extend(tool_lists::rules(all, profile));
     for ext in extensions.iter().filter(|e| e.active()) {
-        if let Some(dir) = ext.file("policies") {
-            rules.extend(folder(cx, machine, &dir, Tier::Extension, Some(ext)));
+        if let (Some(m), Some(dir)) = (machine, ext.file("policies")) {
+            rules.extend(folder(cx, m, &dir, Tier::Extension, Some(ext)));
         }
     }
     let mut out: Vec<PermissionSetting> = rules.iter().map(|r| setting(r, &rules)).collect();
@@ -216,6 +254,7 @@ pub(crate) fn compile(
     for ext in extensions.iter().filter(|e| e.active()) {
         out.extend(excluded_tools(ext));
     }
+    out.extend(tool_lists::core(all, profile));
     out
 }
 
@@ -430,9 +469,9 @@ fn one_rule(
     let dropped = (tier == Tier::Extension)
         .then(|| {
             if decision == Decision::Allow {
-                Some("Gemini CLI drops an extension's `allow` rules")
+                Some("Gemini CLI drops an extension's `allow` rules (`loadExtensionPolicies`).")
             } else if modes.iter().any(|m| m == "yolo") {
-                Some("Gemini CLI drops an extension's rules for `yolo` mode")
+                Some("Gemini CLI drops an extension's rules for `yolo` mode (`loadExtensionPolicies`).")
             } else {
                 None
             }
@@ -461,6 +500,8 @@ fn one_rule(
                 number,
                 source: source.clone(),
                 dropped,
+                list: None,
+                replaced_by: None,
             });
         }
     }
@@ -472,8 +513,17 @@ fn one_rule(
 fn honoured(rule: &Rule, all: &[Rule]) -> Verdict {
     if let Some(why) = rule.dropped {
         return Verdict::No {
-            reason: format!("{why} (`loadExtensionPolicies`)."),
+            reason: why.to_string(),
             source: None,
+        };
+    }
+    if let Some(winner) = &rule.replaced_by {
+        return Verdict::No {
+            reason: format!(
+                "{} replaces this list whole: Gemini CLI merges `tools.allowed` by replacement (system settings over the workspace's over the user's over the system defaults).",
+                quote(&winner.path)
+            ),
+            source: Some(winner.clone()),
         };
     }
     if let Some(i) = rule.interactive {
@@ -519,7 +569,10 @@ fn honoured(rule: &Rule, all: &[Rule]) -> Verdict {
 
 /// The permission setting of `rule`, honoured against `all`.
 fn setting(rule: &Rule, all: &[Rule]) -> PermissionSetting {
-    let key = format!("rule[{}] {}", rule.number, rule.decision.as_str());
+    let key = match rule.list {
+        Some(list) => list.key().to_string(),
+        None => format!("rule[{}] {}", rule.number, rule.decision.as_str()),
+    };
     let value = rule.value();
     PermissionSetting {
         id: format!(
@@ -700,6 +753,8 @@ mod tests {
             number: 1,
             source: SourceRef::project(RepoPath::root(), SourceFormat::Toml),
             dropped: None,
+            list: None,
+            replaced_by: None,
         };
         let admin = rule(Tier::Admin, 0, Decision::Deny);
         let user = rule(Tier::User, 999, Decision::Allow);

@@ -260,6 +260,16 @@ pub(crate) struct Profile {
     /// `google_web_search` withheld). From 0.37.2 on such a tool stays
     /// offered (seen with 0.61.0) and is decided per call.
     pub headless_ask_denies: bool,
+    /// Whether the settings' `tools.core` adds policy rules: each entry
+    /// an `allow` of priority 4.25 (`CORE_TOOLS_FLAG_PRIORITY`, outside
+    /// `plan` mode), under them a `*` deny of priority 4.24 ("Core Tools
+    /// Allowlist Enforcement"), so the tools named are offered to a
+    /// headless run and every other tool, an MCP server's too, is denied
+    /// (`createPolicyEngineConfig` in 0.61.0's bundle; seen with 0.61.0 on
+    /// case `oracle.local_gemini_tool_lists.home-gemini-tool-lists`:
+    /// `replace` and `activate_skill` added). 0.34.0 only registers the
+    /// built-in tools `tools.core` names.
+    pub core_tools_policy: bool,
 }
 
 impl Profile {
@@ -312,6 +322,7 @@ const TABLE: &[Profile] = &[
         builtin_skills: 0,
         extension_command_colon: false,
         headless_ask_denies: true,
+        core_tools_policy: false,
     },
     Profile {
         release: "0.34.0",
@@ -329,6 +340,7 @@ const TABLE: &[Profile] = &[
         builtin_skills: 0b01,
         extension_command_colon: false,
         headless_ask_denies: true,
+        core_tools_policy: false,
     },
     Profile {
         release: "0.61.0",
@@ -346,6 +358,7 @@ const TABLE: &[Profile] = &[
         builtin_skills: 0b11,
         extension_command_colon: true,
         headless_ask_denies: false,
+        core_tools_policy: true,
     },
 ];
 
@@ -391,6 +404,8 @@ pub(crate) enum Fact {
     ExtensionCommandColon,
     /// [`Profile::headless_ask_denies`].
     HeadlessAskDenies,
+    /// [`Profile::core_tools_policy`].
+    CoreToolsPolicy,
 }
 
 /// [`Fact::JitContextOffAgain`] takes the first row's values, not
@@ -426,6 +441,7 @@ impl TableFact<Profile> for Fact {
                 facts.extension_command_colon = newer.extension_command_colon
             }
             Fact::HeadlessAskDenies => facts.headless_ask_denies = newer.headless_ask_denies,
+            Fact::CoreToolsPolicy => facts.core_tools_policy = newer.core_tools_policy,
         }
     }
 }
@@ -512,6 +528,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "0.39.1",
         summary: "Folder trust is on: a headless run in an untrusted folder exits with code 55, an untrusted folder loses its workspace settings, skills, MCP servers and subagents, and `/permissions` is registered.",
         evidence: "bisected on the agent's code: the package of 0.39.0 lacks `GEMINI_CLI_TRUST_WORKSPACE` (the variable that trusts the workspace of a headless run), that of 0.39.1 holds it; `/permissions` is registered when folder trust is on (`getFolderTrust()`)",
+    },
+    Change {
+        fact: Fact::CoreToolsPolicy,
+        name: "core_tools_policy",
+        since: "0.39.1",
+        summary: "The settings' `tools.core` adds policy rules: an `allow` for each tool it names and a `*` deny under them, so the named tools run without confirmation and every other tool, an MCP server's too, is denied.",
+        evidence: "bisected on the agent's code: the package of 0.39.0 lacks `Core Tools Allowlist Enforcement` (the `*` deny `createPolicyEngineConfig` adds under `tools.core`), that of 0.39.1 holds it; seen with 0.61.0 on case `oracle.local_gemini_tool_lists.home-gemini-tool-lists` (`toolsAdded`: `activate_skill`, `replace`)",
     },
     Change {
         fact: Fact::Order,

@@ -3543,6 +3543,117 @@ interactive = false
         .any(|d| d["code"] == "workspace-policies-ignored"));
 }
 
+/// Gemini CLI's settings tool lists beyond the oracle case
+/// (`oracle.local_gemini_tool_lists.home-gemini-tool-lists`):
+/// `tools.exclude` of every layer is a deny (merged by union), the
+/// system's `tools.allowed` replaces the workspace's and the user's,
+/// `run_shell_command(git)` allows the commands starting `git`,
+/// `tools.exclude` withholds its tool whatever a user policy of higher
+/// priority says (`Config.getExcludeTools`), the system's
+/// `tools.core` withholds each built-in tool it does not name; 0.61.0
+/// also allows each entry above a `*` deny, which refuses `glob`, kept by
+/// its class name `GlobTool` but allowed by no entry, unless a user policy
+/// outranks it; in repo mode the workspace's lists alone
+/// are read.
+#[test]
+fn gemini_cli_reads_the_tool_lists_of_each_settings_layer() {
+    let t = tempfile::tempdir().unwrap();
+    let (repo, home, root) = (
+        t.path().join("repo"),
+        t.path().join("home"),
+        t.path().join("root"),
+    );
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    write(&repo, "GEMINI.md", "Project.\n");
+    write(
+        &repo,
+        ".gemini/settings.json",
+        r#"{"tools": {"exclude": ["list_directory"], "allowed": ["write_file"]}}"#,
+    );
+    write(
+        &home,
+        ".gemini/settings.json",
+        r#"{"tools": {"exclude": ["web_fetch"], "allowed": ["replace"]}}"#,
+    );
+    write(
+        &home,
+        ".gemini/policies/user.toml",
+        "[[rule]]\ntoolName = \"web_fetch\"\ndecision = \"allow\"\npriority = 500\n\n[[rule]]\ntoolName = \"glob\"\ndecision = \"allow\"\npriority = 1\n",
+    );
+    let core = r#"{"tools": {"allowed": ["run_shell_command(git)"], "core": ["read_file", "GlobTool", "ShellTool(git)", "grep_search", "list_directory", "write_file", "replace", "activate_skill", "ask_user", "web_fetch"]}}"#;
+    write(&root, "etc/gemini-cli/settings.json", core);
+    let run = |version: &str| {
+        let pin = format!("gemini={version}");
+        let out = local(
+            t.path(),
+            &[
+                "compile",
+                "--harness",
+                "gemini",
+                "--agent-version",
+                &pin,
+                "--format",
+                "json",
+            ],
+        )
+        .output()
+        .unwrap();
+        permissions(&serde_json::from_slice(&out.stdout).unwrap())
+    };
+    let shell_git = "run_shell_command (commandPrefix \"git\")";
+    let common = [
+        perm("rule[1] allow", "web_fetch", "user", "no"),
+        perm("rule[2] allow", "glob", "user", "yes"),
+        perm("tools.exclude", "web_fetch", "user", "yes"),
+        perm("tools.exclude", "list_directory", "project", "yes"),
+        perm("tools.allowed", "replace", "user", "no"),
+        perm("tools.allowed", "write_file", "project", "no"),
+        perm("tools.allowed", shell_git, "managed", "yes"),
+    ];
+    let old = run("0.34.0");
+    assert_eq!(old[..7], common);
+    assert_eq!(
+        old[7..],
+        [perm("tools.core", "google_web_search", "managed", "yes")]
+    );
+    let new = run("0.61.0");
+    assert_eq!((&new[..1], &new[2..7]), (&common[..1], &common[2..]));
+    let state = |value: &str| {
+        new[7..]
+            .iter()
+            .filter(|p| p.1 == value)
+            .map(|p| p.3.as_str())
+            .collect::<Vec<_>>()
+    };
+    // `GlobTool` names a class, so it allows nothing; `rule[2] allow
+    // glob` (priority 4.001) is outranked by the `*`
+    // deny (4.249) and the deny of `glob` itself in 0.61.0.
+    assert_eq!(new[1].3, "no");
+    assert_eq!(state("list_directory"), ["no"]);
+    assert_eq!(state("GlobTool"), ["no"]);
+    assert_eq!(state("*"), ["yes"]);
+    assert_eq!(state("glob"), ["yes"]);
+    // Its entry `web_fetch` is outranked by `tools.exclude`, which
+    // withholds the tool whatever the policies say.
+    assert_eq!(state("web_fetch"), ["no"]);
+    assert_eq!(state("invoke_agent"), ["yes"]);
+    // Repo mode: the workspace's lists alone.
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .args(["compile", "--harness", "gemini", "--format", "json"])
+        .arg(&repo)
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        permissions(&doc),
+        [
+            perm("tools.exclude", "list_directory", "project", "yes"),
+            perm("tools.allowed", "write_file", "project", "yes"),
+        ]
+    );
+}
+
 /// `compile --harness HARNESS` in local mode with `env`, in `format`:
 /// the standard output.
 fn output_with_env(t: &Path, harness: &str, format: &str, env: &[(&str, &str)]) -> String {
