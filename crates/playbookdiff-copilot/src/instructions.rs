@@ -391,7 +391,9 @@ impl Builder {
         if per_directory && slot != Slot::Named {
             return None;
         }
-        // 1.0.102 compares the texts without a leading byte order mark
+        // 1.0.102 compares the texts without a leading byte order mark (from
+        // 1.0.30, bisected, behaviour `copilot.repeat-without-bom`; tied here
+        // to `AnyRepeat`, 1.0.64, so 1.0.30 to 1.0.63 are not modelled)
         // (case `oracle.copilot_user_blank_repeat.home-copilot-blank-bom`:
         // the user's BOM and line end, then an `AGENTS.md` of one line end,
         // which is not sent; home fuzzer seed 5).
