@@ -2349,7 +2349,12 @@ def split_imports(body):
         own.append(body[pos:])
     return "".join(own), imports, skipped
 
-CP_TABLE = re.compile(r"^\| (.+?) \| '([^']+)' \| [^\n]*\|$", re.M)
+# A row of the table of on-demand instruction files: pattern, quoted path,
+# description. The description may run over several lines: 1.0.24 puts
+# the body of a user instruction file (`~/.copilot/instructions`) there,
+# line ends included (case `fuzz.copilot.home.4`), so a row ends at the
+# first line that ends in `|`.
+CP_TABLE = re.compile(r"^\| (.+?) \| '([^']+)' \| (?:[^\n]*\n)*?[^\n]*\|$", re.M)
 
 
 def copilot_system(body):
@@ -2549,13 +2554,20 @@ def copilot_instructions(text, repo, norm, cwd=".", home=None):
             entry["skippedImports"] = skipped
         out.append(entry)
     tail_start = blocks[-1].end() if blocks else 0
-    stop = [i for i in (text.find("Here is a list of instruction files", tail_start),
-                        text.find("<system_notifications>", tail_start)) if i >= 0]
+    table = text.find("Here is a list of instruction files", tail_start)
+    notes = text.find("<system_notifications>", tail_start)
+    # The path-specific files inlined lie up to the agent's notifications,
+    # the table's rows taken out: 1.0.24 sends the user's table
+    # (`~/.copilot/instructions`) before the repository's files (case
+    # `fuzz.copilot.home.5`), 1.0.102 after them. Without notifications,
+    # up to the table.
+    end = notes if notes >= 0 else table
+    tail = CP_TABLE.sub("", text[tail_start:end]) if end >= 0 else ""
     # The files are compared with CRLF made LF (`markdown_files`); the
     # agent sends a path-specific file as written, CRLF included (seen
     # with 1.0.102: a rule with CRLF line ends arrived with them), so the
     # tail is made LF as well, or such a file would read as not sent.
-    tail = text[tail_start:min(stop)].replace("\r\n", "\n") if stop else ""
+    tail = tail.replace("\r\n", "\n")
     candidates = [(p, t) for p, t in files.items()
                   if t and ("/.claude/rules/" in "/" + p
                             # The agent takes `.Instructions.md` too (seen

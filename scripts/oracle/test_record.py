@@ -167,6 +167,27 @@ class InlinedInstructions(unittest.TestCase):
                           ".github/instructions/t.instructions.md"])
 
 
+class CopilotTable(unittest.TestCase):
+    """The table of on-demand instruction files as 1.0.24 sends the user's
+    (case `fuzz.copilot.home.5`): the description column holds the file's
+    body over several lines, and the repository's files follow the table."""
+
+    TEXT = ("Here is a list of instruction files that contain rules.\n"
+            "| Pattern | File Path | Description |\n"
+            "| ------- | --------- | ----------- |\n"
+            "| vendor/** | '/h/.copilot/instructions/s.instructions.md' | is secrets\n"
+            "typed prefer |\n\n# prefer API secrets\n\n<system_notifications>\n")
+
+    def test_a_row_runs_to_the_first_line_ending_in_a_bar(self):
+        self.assertEqual([m[:2] for m in record.CP_TABLE.findall(self.TEXT)],
+                         [("vendor/**", "/h/.copilot/instructions/s.instructions.md")])
+
+    def test_the_rows_taken_out_leave_the_files_after_the_table(self):
+        tail = record.CP_TABLE.sub("", self.TEXT)
+        self.assertNotIn("typed prefer", tail)
+        self.assertIn("\n# prefer API secrets\n", tail)
+
+
 class CodexPromptOfBothMethods(unittest.TestCase):
     """The input items of a `codex exec` request of an older release (the
     skills listed inside the AGENTS.md message) give the same fields as

@@ -219,7 +219,9 @@ pub(crate) struct Profile {
     /// `<a>text</a>`; 1.0.102 sends the text as written).
     pub markdown_filter: bool,
     /// Whether `.claude/rules/*.md` are read (changelog 1.0.89; ignored by
-    /// 1.0.24).
+    /// 1.0.24), and with them the front-matter key `paths` of an
+    /// instruction file without `applyTo`, the user's included (bisected
+    /// on case `fuzz.copilot.home.0`: first in 1.0.89 too).
     pub claude_rules: bool,
     /// Whether instruction files below the launch directory are injected
     /// when the agent views a file there (1.0.102: "Custom instructions
@@ -1013,8 +1015,8 @@ pub(crate) const CHANGES: &[Change] = &[
         fact: Fact::ClaudeRules,
         name: "claude_rules",
         since: "1.0.89",
-        summary: "`.claude/rules/*.md` are read as instructions.",
-        evidence: "bisected (case `oracle.name_case_variants`): 1.0.88 inlines no rule, 1.0.89 `.claude/rules/Rule.Md` (changelog 1.0.89)",
+        summary: "`.claude/rules/*.md` are read as instructions; `paths` is read where `applyTo` is absent.",
+        evidence: "bisected (case `oracle.name_case_variants`): 1.0.88 inlines no rule, 1.0.89 `.claude/rules/Rule.Md` (changelog 1.0.89); and (case `fuzz.copilot.home.0`) 1.0.88 does not list a user instruction file with `paths:` in the table, 1.0.89 lists it for that pattern",
     },
     Change {
         fact: Fact::McpSchema,

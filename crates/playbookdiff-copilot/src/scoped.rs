@@ -222,16 +222,31 @@ fn globs(v: Option<&Value>) -> Option<Vec<String>> {
     (!list.is_empty()).then_some(list)
 }
 
-/// The `applyTo` globs of an instruction file's text as Copilot CLI reads
-/// them (from its line when the front matter is not valid YAML, as
-/// [`one`] does, without reporting); `None` when absent.
-pub(crate) fn apply_to(text: &TextFile) -> Option<Vec<String>> {
-    let fm = text.front_matter()?;
+/// The globs of a user instruction file's text as release `profile`
+/// reads them, with the key read: the first of [`keys`] the front matter
+/// holds (from its line when the front matter is not valid YAML, as
+/// [`placed`] does, without reporting); the globs `None` when absent. Seen
+/// with 1.0.102 on case `fuzz.copilot.home.0`: a user file with `paths:`
+/// and no `applyTo` listed for its `paths`, as the repository's are;
+/// 1.0.24 inlines it (behaviour `copilot.user-instructions-paths`).
+pub(crate) fn apply_to(profile: &Profile, text: &TextFile) -> (&'static str, Option<Vec<String>>) {
+    let keys = keys(profile);
+    let Some(fm) = text.front_matter() else {
+        return (keys[0], None);
+    };
     let value = match &fm.value {
         Ok(v) => Cow::Borrowed(v),
-        Err(_) => Cow::Owned(line_value(&fm.yaml, "applyTo")?),
+        Err(_) => match keys.iter().find_map(|k| line_value(&fm.yaml, k)) {
+            Some(v) => Cow::Owned(v),
+            None => return (keys[0], None),
+        },
     };
-    globs(value.get("applyTo"))
+    let key = keys
+        .iter()
+        .copied()
+        .find(|k| value.get(*k).is_some())
+        .unwrap_or(keys[0]);
+    (key, globs(value.get(key)))
 }
 
 /// The value of `key` read from its line when the front matter is not

@@ -10,8 +10,12 @@
 //! `copilot-instructions.md` is the first `<custom_instruction>` block,
 //! before the repository's, and a user instruction file with `applyTo:
 //! "**"` is inlined after the blocks as the repository's are. A user file
-//! with a narrower `applyTo` is modelled as the repository's would be
-//! (listed for on-demand loading), which no oracle case has shown yet.
+//! with a narrower `applyTo` is listed in the table of on-demand files on
+//! both releases (cases `fuzz.copilot.home.4` and `.5`); 1.0.24 puts the
+//! file's body in the table's description column, line ends included,
+//! and sends its table before the repository's path-specific files.
+//! The glob key follows [`crate::scoped::apply_to`]: from the release
+//! that reads Claude Code's rules, `paths` when `applyTo` is absent.
 
 use crate::instructions::{entry, sent_text, Builder};
 use crate::{Profile, READ_LIMIT};
@@ -80,7 +84,7 @@ pub(crate) fn always_on(
 
 /// Adds the user's path-specific instruction files to `b`: inlined at
 /// startup when they apply to every file, otherwise listed for the paths
-/// their `applyTo` names.
+/// their `applyTo` (or, from 1.0.89, `paths`) names.
 pub(crate) fn path_specific(
     machine: &Machine,
     profile: &Profile,
@@ -101,24 +105,25 @@ pub(crate) fn path_specific(
             b.others.push(e);
             continue;
         }
-        let globs = crate::scoped::apply_to(&text);
+        let (key, globs) = crate::scoped::apply_to(profile, &text);
         let every = crate::scoped::always(&globs);
         let (phase, a, why) = if every {
             (
                 LoadPhase::Startup,
                 Applicability::Effective,
-                "The user's path-specific instruction file; it applies to every file (`applyTo` \
-                 absent or `**`), so Copilot CLI inlines it at startup in every project"
-                    .to_string(),
+                format!(
+                    "The user's path-specific instruction file; it applies to every file (`{key}` \
+                     absent or `**`), so Copilot CLI inlines it at startup in every project"
+                ),
             )
         } else {
             (
                 LoadPhase::OnDemand,
                 Applicability::Conditional,
                 format!(
-                    "The user's path-specific instruction file for `{}`; Copilot CLI lists it at \
-                     startup and sends its text when the agent views a matching file (as for the \
-                     repository's; not observed for a user file)",
+                    "The user's path-specific instruction file for `{}` (`{key}`); Copilot CLI \
+                     lists it at startup and sends its text when the agent views a matching file, \
+                     as for the repository's",
                     globs.clone().unwrap_or_default().join(", ")
                 ),
             )

@@ -1249,6 +1249,72 @@ fn copilot_cli_sends_the_users_instructions_first_and_inlines_the_general_ones()
     );
 }
 
+/// The user's instruction files of `compile --harness copilot` in local
+/// mode with the release `version`: `(path, applicability, paths)` each.
+fn copilot_user_instructions(t: &Path, version: &str) -> Vec<(String, String, Value)> {
+    let release = format!("--agent-version=copilot={version}");
+    let args = [
+        "compile",
+        "--harness",
+        "copilot",
+        "--format",
+        "json",
+        &release,
+    ];
+    let out = local(t, &args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    doc["instructions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| {
+            i["source"]["path"]
+                .as_str()
+                .is_some_and(|p| p.starts_with("~/.copilot/instructions/"))
+        })
+        .map(|i| {
+            (
+                i["source"]["path"].as_str().unwrap().to_string(),
+                i["applicability"].as_str().unwrap().to_string(),
+                i["paths"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn copilot_cli_reads_paths_of_a_user_instruction_file_from_1_0_89() {
+    // Case `fuzz.copilot.home.0`: a user file with `paths:` and no
+    // `applyTo`. 1.0.102 lists it for that pattern (bisected: from
+    // 1.0.89, with Claude Code's rules); 1.0.24 reads only `applyTo`, so
+    // the file applies to every file and is inlined.
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    write(
+        &t.path().join("home"),
+        ".copilot/instructions/style0.instructions.md",
+        "---\npaths: \".claude/rules/**/*.TS\"\n---\nTyped.\n",
+    );
+    let path = "~/.copilot/instructions/style0.instructions.md".to_string();
+    assert_eq!(
+        copilot_user_instructions(t.path(), "1.0.102"),
+        [(
+            path.clone(),
+            "conditional".to_string(),
+            serde_json::json!([".claude/rules/**/*.TS"])
+        )]
+    );
+    assert_eq!(
+        copilot_user_instructions(t.path(), "1.0.24"),
+        [(path, "effective".to_string(), Value::Null)]
+    );
+}
+
 #[test]
 fn opencode_merges_its_global_configuration_below_the_projects() {
     let t = tempfile::tempdir().unwrap();
