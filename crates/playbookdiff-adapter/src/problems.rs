@@ -91,7 +91,8 @@ pub fn link_problem(
 /// [`link_problem`] for a loop at `path` itself, `effect` saying what the
 /// harness does with it.
 pub fn link_loop(path: &RepoPath, effect: &str, format: SourceFormat) -> Diagnostic {
-    Diagnostic::new(DiagnosticCode::SymlinkLoop, loop_message("", path, effect)).at(at(path, format))
+    Diagnostic::new(DiagnosticCode::SymlinkLoop, loop_message("", path, effect))
+        .at(at(path, format))
 }
 
 /// The words of a `symlink-loop` diagnostic: `what` (empty, or the item
