@@ -2069,6 +2069,75 @@ fn an_installed_and_enabled_plugin_gives_its_items_in_the_plugin_layer() {
     );
 }
 
+/// A plugin the user enabled whose files the analysis does not read gets
+/// one statement of what was not read and why, and no claim of what
+/// Claude Code does (fault 12): `out@m`, installed outside the user's
+/// Claude Code directory, only `plugin-not-loaded`; `gone@team`, enabled
+/// and not installed, only `plugin-needs-user-step`, its row "not read".
+/// Before, `out@m` also got `plugin-needs-user-step` and a row "outside the
+/// repository", and `plugin-not-loaded` said Claude Code loads none of it.
+#[test]
+fn an_enabled_plugin_the_analysis_does_not_read_is_one_statement() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    claude_plugins(t.path());
+    let elsewhere = t.path().join("elsewhere/out");
+    write(
+        &elsewhere,
+        ".claude-plugin/plugin.json",
+        r#"{"name": "out"}"#,
+    );
+    let record = serde_json::json!([{"scope": "user", "installPath": elsewhere, "version": "1"}]);
+    let installed = serde_json::json!({"version": 2, "plugins": {"out@m": record}});
+    let home = t.path().join("home");
+    write(
+        &home,
+        ".claude/plugins/installed_plugins.json",
+        &serde_json::to_string_pretty(&installed).unwrap(),
+    );
+    write(
+        &home,
+        ".claude/settings.json",
+        r#"{"enabledPlugins": {"out@m": true, "gone@team": true}}"#,
+    );
+    let doc = compiled(t.path());
+    let out = local(t.path(), &["compile", "--harness", "claude-code"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let about = |key: &str| -> Vec<(String, String)> {
+        doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["message"].as_str().unwrap().contains(&format!("`{key}`")))
+            .map(|d| {
+                let m = d["message"].as_str().unwrap().to_string();
+                (d["code"].as_str().unwrap().to_string(), m)
+            })
+            .collect()
+    };
+    let out = about("out@m");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(out[0].0, "plugin-not-loaded");
+    assert!(out[0].1.contains("the analysis did not read it"), "{out:?}");
+    let gone = about("gone@team");
+    assert_eq!(gone.len(), 1, "{gone:?}");
+    assert_eq!(gone[0].0, "plugin-needs-user-step");
+    for (_, m) in out.iter().chain(&gone) {
+        assert!(!m.contains("Claude Code loads"), "{m}");
+    }
+    assert!(!text.contains("outside the repository"), "{text}");
+    let names: Vec<&str> = doc["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["gone"]);
+    assert!(text.contains("enabled; not read"), "{text}");
+}
+
 /// `(name, applicability, active)` of each output style of `doc`.
 fn styles(doc: &Value) -> Vec<(String, String, bool)> {
     doc["outputStyles"]
