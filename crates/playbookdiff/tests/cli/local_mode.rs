@@ -3693,3 +3693,66 @@ fn opencode_names_the_sign_ins_of_its_auth_content_by_host_only() {
         .collect();
     assert_eq!(paths, ["~/.local/share/opencode/auth.json"]);
 }
+
+/// What local mode leaves unread in a user's file is said, never skipped
+/// in silence (fault 12): a Copilot CLI plugin whose `cache_path` lies
+/// outside the home, and a Gemini CLI extension whose `contextFileName`
+/// leaves its folder, each get one `user-config-unavailable` at the file
+/// that names them; the file out there is not read.
+#[test]
+fn a_user_file_naming_a_place_outside_what_is_read_says_so() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    let home = t.path().join("home");
+    let away = t.path().join("away");
+    write(
+        &away,
+        "skills/far/SKILL.md",
+        "---\nname: far\ndescription: Far.\n---\nx\n",
+    );
+    write(
+        &t.path().join("home/.."),
+        "x.md",
+        "Outside the extension.\n",
+    );
+    let config = serde_json::json!({"installedPlugins": [
+        {"name": "far", "marketplace": "acme", "enabled": true, "cache_path": away},
+    ]});
+    write(&home, ".copilot/config.json", &config.to_string());
+    write(
+        &home,
+        ".gemini/extensions/demo/gemini-extension.json",
+        r#"{"name": "demo", "version": "1.0.0", "contextFileName": "../../../x.md"}"#,
+    );
+    let unread = |harness: &str| -> Vec<(String, String)> {
+        let doc = compiled_for(t.path(), harness);
+        doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| {
+                d["code"] == "user-config-unavailable"
+                    && d["source"]["path"]
+                        .as_str()
+                        .is_some_and(|p| p.starts_with("~/"))
+            })
+            .map(|d| {
+                let at = d["source"]["path"].as_str().unwrap().to_string();
+                (at, d["message"].as_str().unwrap().to_string())
+            })
+            .collect()
+    };
+    let copilot = unread("copilot");
+    assert_eq!(copilot.len(), 1, "{copilot:?}");
+    assert_eq!(copilot[0].0, "~/.copilot/config.json");
+    assert!(copilot[0].1.contains("`far@acme`"), "{copilot:?}");
+    let gemini = unread("gemini");
+    assert_eq!(gemini.len(), 1, "{gemini:?}");
+    assert_eq!(
+        gemini[0].0,
+        "~/.gemini/extensions/demo/gemini-extension.json"
+    );
+    assert!(gemini[0].1.contains("`../../../x.md`"), "{gemini:?}");
+    let doc = compiled_for(t.path(), "gemini");
+    assert!(!doc.to_string().contains("Outside the extension"));
+}
