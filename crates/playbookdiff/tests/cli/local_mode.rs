@@ -2297,8 +2297,22 @@ fn a_codex_profile_is_a_layer_between_the_user_and_the_project() {
     let (bytes, reason) = cut(&codex_with_profile(t.path(), "wide"));
     assert_eq!(bytes, Value::from(11));
     assert!(reason.contains("`~/.codex/wide.config.toml`"), "{reason}");
-    // A profile without its file adds nothing: the user's value holds.
-    assert_eq!(cut(&codex_with_profile(t.path(), "none")).0, Value::from(9));
+    // A profile without its file adds nothing: the user's value holds,
+    // and the missing profile is said (Codex 0.142.3 and 0.171.0 start
+    // without a word, case `home-codex-profile-missing`).
+    let none = codex_with_profile(t.path(), "none");
+    assert_eq!(cut(&none).0, Value::from(9));
+    let codes = |doc: &Value| -> Vec<String> {
+        doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "codex-profile-not-found")
+            .map(|d| d["source"]["path"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(codes(&none), ["~/.codex/none.config.toml"]);
+    assert!(codes(&codex_with_profile(t.path(), "wide")).is_empty());
     // The project's own value wins over the profile's.
     write(
         &t.path().join("repo"),
@@ -2325,6 +2339,9 @@ fn a_codex_profile_is_a_layer_between_the_user_and_the_project() {
         .find(|d| d["code"] == "config-refused")
         .expect("config-refused");
     assert_eq!(refused["source"]["path"], "~/.codex/config.toml");
+    std::fs::remove_file(codex.join("wide.config.toml")).unwrap();
+    let legacy_only = codex_with_profile(t.path(), "wide");
+    assert!(codes(&legacy_only).is_empty(), "the table defines it");
     assert!(refused["message"]
         .as_str()
         .unwrap()
