@@ -585,4 +585,32 @@ mod tests {
         let fewer = m.with_list("DIRS", vec![t.path().join("home")]);
         assert_eq!(fewer.listed("DIRS").len(), 1);
     }
+
+    /// A listing records the entries that loop, each watched copy its
+    /// own; a dangling link is no loop, and a read of a loop is `Loop`.
+    #[cfg(unix)]
+    #[test]
+    fn a_listing_records_the_link_loops_it_meets() {
+        let (t, m) = place();
+        let skills = t.path().join("home/.claude/skills");
+        std::os::unix::fs::symlink("loop", skills.join("loop")).unwrap();
+        std::os::unix::fs::symlink("nowhere", skills.join("gone")).unwrap();
+        let dir = p("~", ".claude/skills");
+        let watched = m.watched();
+        assert!(m.loops_met().is_empty());
+        watched.list_dir(&dir).unwrap();
+        watched.list_dir(&dir).unwrap();
+        assert_eq!(watched.loops_met(), [p("~", ".claude/skills/loop")]);
+        assert!(m.watched().loops_met().is_empty());
+        assert!(m.is_loop(&p("~", ".claude/skills/loop")));
+        assert!(!m.is_loop(&p("~", ".claude/skills/gone")));
+        let read = m.read_text(&p("~", ".claude/skills/loop"), 100);
+        assert!(matches!(
+            read,
+            Err(SourceError::Io {
+                kind: IoKind::Loop,
+                ..
+            })
+        ));
+    }
 }
