@@ -824,12 +824,24 @@ impl Adapter for Declared {
             &self.releases(),
             inputs.version,
         );
+        // A fresh record of the link loops met in the user's folders,
+        // reported once for all adapters.
+        let watched = inputs.machine.map(playbookdiff_source::Machine::watched);
+        let inputs = &Inputs {
+            machine: watched.as_ref(),
+            ..*inputs
+        };
         let mut out = (self.compile)(&Request {
             repo,
             context,
             version: &profile.version,
             inputs,
         });
+        if let Some(m) = &watched {
+            let name = self.harness.display_name();
+            let loops = problems::machine_loops(m, name, &out.diagnostics);
+            out.diagnostics.extend(loops);
+        }
         out.diagnostics.extend(diagnostic);
         out.agent_profile = Some(profile);
         out

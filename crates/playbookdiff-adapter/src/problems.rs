@@ -79,16 +79,50 @@ pub fn link_problem(
                 quote(target)
             ),
         ),
-        Resolved::Loop { link } => Diagnostic::new(
-            DiagnosticCode::SymlinkLoop,
-            format!(
-                "{what}symbolic links loop at {}, so {effect}; break the loop.",
-                quote(link)
-            ),
-        ),
+        Resolved::Loop { link } => {
+            Diagnostic::new(DiagnosticCode::SymlinkLoop, loop_message(&what, link, effect))
+        }
         Resolved::Inside { .. } | Resolved::Missing => return None,
     };
     Some(d.at(at(path, format)))
+}
+
+/// `path` is a symbolic link that loops: the `symlink-loop` diagnostic of
+/// [`link_problem`] for a loop at `path` itself, `effect` saying what the
+/// harness does with it.
+pub fn link_loop(path: &RepoPath, effect: &str, format: SourceFormat) -> Diagnostic {
+    Diagnostic::new(DiagnosticCode::SymlinkLoop, loop_message("", path, effect))
+        .at(at(path, format))
+}
+
+/// The words of a `symlink-loop` diagnostic: `what` (empty, or the item
+/// named and a colon) and the looping `link`.
+fn loop_message(what: &str, link: &RepoPath, effect: &str) -> String {
+    format!(
+        "{what}symbolic links loop at {}, so {effect}; break the loop.",
+        quote(link)
+    )
+}
+
+/// The link loops `machine` met while the harness `harness` (its product
+/// name) listed the user's and the machine's folders
+/// ([`Machine::loops_met`]), each a `symlink-loop` diagnostic at the link,
+/// as the repository walk gives one, except those already in `diags`
+/// (the adapter read the entry and reported it). The agents skip an
+/// entry they cannot follow, as the analysis does.
+pub fn machine_loops(machine: &Machine, harness: &str, diags: &[Diagnostic]) -> Vec<Diagnostic> {
+    let reported = |p: &RepoPath| {
+        diags.iter().any(|d| {
+            d.code == DiagnosticCode::SymlinkLoop && d.source.as_ref().is_some_and(|s| &s.path == p)
+        })
+    };
+    let effect = format!("{harness} reads nothing through it");
+    machine
+        .loops_met()
+        .into_iter()
+        .filter(|p| !reported(p))
+        .map(|p| link_loop(&p, &effect, SourceFormat::Text))
+        .collect()
 }
 
 /// "a directory" or "a special file (…)" for an entry that is not a
@@ -212,6 +246,11 @@ pub fn read_error(
                 io_remedy(*kind, "it", "its")
             ),
         ),
+        // A link loop: the code and words of a loop the repository walk
+        // meets, in every layer.
+        SourceError::Io {
+            kind: IoKind::Loop, ..
+        } => return link_loop(path, effect, format),
         SourceError::Io { message, kind, .. } => Diagnostic::new(
             DiagnosticCode::Unreadable,
             format!(
@@ -238,6 +277,7 @@ pub fn io_remedy(kind: IoKind, it: &str, its: &str) -> String {
             format!("fetch {its} content with `git lfs pull`, or commit {it} without LFS")
         }
         IoKind::GitObject => "check the repository with `git fsck`".to_string(),
+        IoKind::Loop => "break the loop".to_string(),
         IoKind::Other => format!("check that {it} can be read, for example with `cat`"),
     }
 }

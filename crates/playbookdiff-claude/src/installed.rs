@@ -45,6 +45,7 @@ use playbookdiff_model::{
 };
 use playbookdiff_source::EntryKind;
 use serde_json::Value;
+use std::collections::BTreeSet;
 
 /// One entry of `installed_plugins.json` that applies to this project.
 struct Installed {
@@ -68,13 +69,15 @@ impl Installed {
 
 /// Compiles the plugins the user installed ([module documentation](self)):
 /// each enabled one is loaded, its items added in the layer `plugin`;
-/// each one not enabled is a `plugin-not-enabled` diagnostic.
-pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
-    let Some(places) = cx.user else {
-        return;
-    };
+/// each one not enabled is a `plugin-not-enabled` diagnostic. Returns the
+/// keys (`name@marketplace`) of the entries it read, each of which it
+/// has accounted for; `None` outside local mode (nothing is read).
+pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) -> Option<BTreeSet<String>> {
+    let places = cx.user?;
     let mut forced = Vec::new();
-    for entry in installed(cx, &places) {
+    let entries = installed(cx, &places);
+    let keys = entries.iter().map(|e| e.key.clone()).collect();
+    for entry in entries {
         match enablement(settings, &entry.key) {
             Some((true, on)) => forced.extend(load(cx, &places, &entry, on)),
             Some((false, off)) => not_enabled(cx, &entry, Some(off)),
@@ -82,6 +85,7 @@ pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         }
     }
     settle_styles(cx, settings, &forced);
+    Some(keys)
 }
 
 /// Decides which output style is active once the plugins' styles are
@@ -280,16 +284,18 @@ fn not_enabled(cx: &mut Compiler<'_, '_>, entry: &Installed, off: Option<SourceR
     );
 }
 
-/// Reports the enabled plugin `entry`, whose files cannot be read: `why`
-/// says what is missing.
+/// Reports the enabled plugin `entry`, whose files the analysis does not
+/// read: `why` says why. What Claude Code does with such an entry was not
+/// observed, so the message says only what the analysis did.
 fn not_loaded(cx: &mut Compiler<'_, '_>, entry: &Installed, why: &str) {
     let key = &entry.key;
     cx.diag(
         Diagnostic::new(
             DiagnosticCode::PluginNotLoaded,
             format!(
-                "The Claude Code plugin `{key}` is enabled and listed in `{}`, but {why}: Claude Code loads none of \
-                 it until it is installed again (`claude plugin install {key}`).",
+                "The Claude Code plugin `{key}` is enabled and listed in `{}`, but {why}, so the analysis did not \
+                 read it and what it brings is unknown; install it again (`claude plugin install {key}`) for its \
+                 files to lie in the user's Claude Code directory.",
                 entry.at.path
             ),
         )
@@ -307,7 +313,7 @@ fn root(cx: &mut Compiler<'_, '_>, places: &Places<'_>, entry: &Installed) -> Op
     };
     let Some(root) = root else {
         let why = match &entry.install_path {
-            Some(_) => "its `installPath` lies outside the user's Claude Code directory, which the analysis does not read",
+            Some(_) => "its `installPath` lies outside the user's Claude Code directory",
             None => "its entry has no `installPath`",
         };
         not_loaded(cx, entry, why);

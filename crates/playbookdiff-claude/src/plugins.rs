@@ -176,8 +176,8 @@ pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             .at(at),
         );
     }
-    crate::installed::compile(cx, settings);
-    enabled_elsewhere(cx, settings);
+    let installed = crate::installed::compile(cx, settings);
+    enabled_elsewhere(cx, settings, installed.as_ref());
     if !plugins.is_empty() {
         cx.out.assumptions.push(
             "The Claude Code plugins defined in the repository are not installed: the repository alone installs \
@@ -687,11 +687,42 @@ fn item(
     }
 }
 
+/// The diagnostic for the plugin `key` (of marketplace `market`) that the
+/// setting `at` enables and the repository does not define; `local` when
+/// the user's `installed_plugins.json` was read and does not list it
+/// (what Claude Code then does was not observed, so only what the
+/// analysis found is said).
+fn enabled_not_defined(at: &SourceRef, key: &str, market: &str, local: bool) -> Diagnostic {
+    let message = if local {
+        format!(
+            "`{}` enables the Claude Code plugin `{key}`, which neither the repository defines nor the user's \
+             `installed_plugins.json` lists, so the analysis found no copy of it to read and what it brings is \
+             unknown; install it (`claude plugin install {key}`) or remove it from `enabledPlugins`.",
+            at.path
+        )
+    } else {
+        format!(
+            "`{}` enables the Claude Code plugin `{key}`, which the repository does not define: Claude Code loads \
+             it only once the user has added the marketplace `{market}` and installed the plugin; what it brings \
+             is unknown to the analysis.",
+            at.path
+        )
+    };
+    Diagnostic::new(DiagnosticCode::PluginNeedsUserStep, message).at(at.clone())
+}
+
 /// The plugins `enabledPlugins` turns on that the repository does not
 /// define (`"plugin-dev@claude-plugins-official": true`): each comes from a
 /// marketplace the user must have added and the plugin installed, so it is
-/// listed as remote, with `plugin-needs-user-step` at the setting.
-fn enabled_elsewhere(cx: &mut Compiler<'_, '_>, settings: &Settings) {
+/// listed as remote, with `plugin-needs-user-step` at the setting. In
+/// local mode `installed` holds the keys the user's
+/// `installed_plugins.json` lists, which [`crate::installed`] has
+/// reported; any other key enabled is said not to be installed there.
+fn enabled_elsewhere(
+    cx: &mut Compiler<'_, '_>,
+    settings: &Settings,
+    installed: Option<&BTreeSet<String>>,
+) {
     let known: std::collections::HashSet<String> =
         cx.out.plugins.iter().map(|p| p.name.clone()).collect();
     let mut seen = BTreeSet::new();
@@ -699,22 +730,16 @@ fn enabled_elsewhere(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         let Some(map) = v.as_object() else { continue };
         for (key, on) in map {
             let (name, market) = key.split_once('@').unwrap_or((key.as_str(), ""));
-            if on != &Value::Bool(true) || known.contains(name) || !seen.insert(key.clone()) {
+            let accounted = installed.is_some_and(|i| i.contains(key));
+            if on != &Value::Bool(true)
+                || known.contains(name)
+                || accounted
+                || !seen.insert(key.clone())
+            {
                 continue;
             }
             let at = layer.at(&["enabledPlugins", key]);
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::PluginNeedsUserStep,
-                    format!(
-                        "`{}` enables the Claude Code plugin `{key}`, which the repository does not define: Claude \
-                         Code loads it only once the user has added the marketplace `{market}` and installed the \
-                         plugin; what it brings is unknown to the analysis.",
-                        at.path
-                    ),
-                )
-                .at(at.clone()),
-            );
+            cx.diag(enabled_not_defined(&at, key, market, installed.is_some()));
             let id = cx.unique_id(format!("claude-code:plugin:{key}"));
             cx.out.plugins.push(playbookdiff_model::Plugin {
                 id,

@@ -224,7 +224,11 @@ impl<'a> Compiler<'a, '_> {
             Ok(EntryKind::File) => true,
             Ok(kind) => {
                 let effect = "Claude Code does not load it";
-                let d = problems::not_a_file(path, kind, false, effect, format);
+                let d = if kind == EntryKind::Symlink && machine.is_loop(path) {
+                    problems::link_loop(path, effect, format)
+                } else {
+                    problems::not_a_file(path, kind, false, effect, format)
+                };
                 self.diag(mark(d));
                 false
             }

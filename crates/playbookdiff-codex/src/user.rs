@@ -26,8 +26,8 @@ use crate::config::LoadedLayer;
 use crate::{TrustEntry, TrustLevel};
 use playbookdiff_adapter::READ_LIMIT;
 use playbookdiff_model::{
-    Applicability, Diagnostic, Instruction, InstructionKind, LoadPhase, Mode, RepoPath, Resolution,
-    ResolutionStrategy, SourceFormat, SourceRef, SourceScope,
+    Applicability, Diagnostic, DiagnosticCode, Instruction, InstructionKind, LoadPhase, Mode,
+    RepoPath, Resolution, ResolutionStrategy, SourceFormat, SourceRef, SourceScope,
 };
 use playbookdiff_source::{Machine, SourceError, TextFile};
 use std::path::Path;
@@ -81,7 +81,7 @@ pub(crate) fn read(
     let files = [
         RepoPath::on_machine("/etc/codex", "config.toml"),
         home.join("config.toml"),
-        profile,
+        profile.clone(),
     ];
     for path in files.into_iter().flatten() {
         if let Some(text) = read_text(machine, &path, SourceFormat::Toml, &mut out.diagnostics) {
@@ -98,10 +98,48 @@ pub(crate) fn read(
         .layers
         .iter()
         .find(|l| Some(&l.path) == user_file.as_ref());
+    let user_text = user.map(|u| u.text.text.as_str());
+    let missing = machine
+        .profile()
+        .zip(profile.as_ref())
+        .and_then(|(name, path)| profile_not_found(machine, name, path, user_text));
     if let (Some(user), Some(root)) = (user, root) {
         out.trust = trust_entries(&user.text.text, root);
     }
+    out.diagnostics.extend(missing);
     Some(out)
+}
+
+/// `--profile name` when its file `path` does not exist and the user's
+/// `config.toml` text `user` holds no `[profiles.name]` table (which
+/// [`legacy_profiles`] reports): a `codex-profile-not-found` diagnostic,
+/// as Codex 0.142.3 and 0.171.0 behave (they start with the other
+/// layers alone; case `oracle.local_user_layers.home-codex-profile-missing`).
+fn profile_not_found(
+    machine: &Machine,
+    name: &str,
+    path: &RepoPath,
+    user: Option<&str>,
+) -> Option<Diagnostic> {
+    if !matches!(machine.stat(path), Err(SourceError::NotFound(_))) {
+        return None;
+    }
+    let legacy = user
+        .and_then(|t| t.trim_start_matches('\u{feff}').parse::<toml::Table>().ok())
+        .and_then(|doc| doc.get("profiles")?.as_table()?.get(name).cloned());
+    if legacy.is_some() {
+        return None;
+    }
+    let message = format!(
+        "`--profile {name}` names a profile that neither `{path}` nor a `[profiles.{name}]` table defines: Codex \
+         starts without a word and applies the other layers alone, so no setting of the profile is applied; \
+         create `{path}` or start Codex with a profile that exists."
+    );
+    let d = Diagnostic::new(DiagnosticCode::CodexProfileNotFound, message);
+    Some(d.at(SourceRef {
+        scope: SourceScope::User,
+        ..SourceRef::project(path.clone(), SourceFormat::Toml)
+    }))
 }
 
 /// The user's layers among the machine's parsed layers `layers`: the

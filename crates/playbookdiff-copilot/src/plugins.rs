@@ -45,7 +45,9 @@
 use crate::json::{self, JsonFile, Loaded};
 use crate::profile::EnabledPlugins;
 use crate::{Cx, Profile};
-use playbookdiff_model::{Diagnostic, RepoPath};
+use playbookdiff_model::{
+    Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef, SourceScope,
+};
 use playbookdiff_source::{EntryKind, Machine};
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -88,8 +90,9 @@ impl Plugin {
 
 /// The enabled installed plugins of `machine` under `profile`, in the
 /// order of the list, with `repository` the repository's `enabledPlugins`
-/// ([`repository_map`]); an entry without a string `name` or whose
-/// folder is not on the machine's home is skipped. A `config.json` that
+/// ([`repository_map`]); an entry without a string `name` is skipped,
+/// and an enabled one whose `cache_path` lies outside the home is
+/// reported in `diags` ([`unread_cache_path`]). A `config.json` that
 /// cannot be read is reported once, where its trust is read
 /// ([`crate::trust`], whose message names the plugins too); the other
 /// files' problems go to `diags`.
@@ -118,19 +121,55 @@ pub(crate) fn installed(
         .iter()
         .find_map(|k| config.get(*k))
         .and_then(Value::as_array);
-    list.into_iter()
-        .flatten()
-        .filter_map(|e| Some((entry(machine, e)?, e)))
-        .filter(|(p, e)| {
-            let own = e.get("enabled") == Some(&Value::Bool(true));
-            let mapped = map.map(|m| m.get(&p.key) == Some(&Value::Bool(true)));
-            match profile.enabled_plugins {
-                EnabledPlugins::Filter => own && mapped != Some(false),
-                EnabledPlugins::Decide => mapped.unwrap_or(own),
-            }
-        })
-        .map(|(p, _)| p)
-        .collect()
+    let enabled = |e: &Value, key: &str| {
+        let own = e.get("enabled") == Some(&Value::Bool(true));
+        let mapped = map.map(|m| m.get(key) == Some(&Value::Bool(true)));
+        match profile.enabled_plugins {
+            EnabledPlugins::Filter => own && mapped != Some(false),
+            EnabledPlugins::Decide => mapped.unwrap_or(own),
+        }
+    };
+    let mut out = Vec::new();
+    for e in list.into_iter().flatten() {
+        let Some(key) = key_of(e).filter(|k| enabled(e, k)) else {
+            continue;
+        };
+        match entry(machine, e) {
+            Some(p) => out.push(p),
+            None => diags.extend(unread_cache_path(e, &key)),
+        }
+    }
+    out
+}
+
+/// `name@marketplace` of a list entry, `None` without a string `name`.
+fn key_of(e: &Value) -> Option<String> {
+    let text = |k: &str| e.get(k).and_then(Value::as_str);
+    Some(format!(
+        "{}@{}",
+        text("name")?,
+        text("marketplace").unwrap_or_default()
+    ))
+}
+
+/// The enabled plugin `key` whose entry `e` names a `cache_path` the
+/// analysis does not read (outside the home, or not absolute): a
+/// `user-config-unavailable` diagnostic at the user's `config.json`,
+/// saying what was not read; `None` for an entry without one. What
+/// Copilot CLI does with such a folder is not claimed.
+fn unread_cache_path(e: &Value, key: &str) -> Option<Diagnostic> {
+    e.get("cache_path").and_then(Value::as_str)?;
+    let at = RepoPath::on_machine("~", CONFIG)?;
+    let message = format!(
+        "The Copilot CLI plugin `{key}` is enabled in `{at}`, but its `cache_path` lies outside the home, so the \
+         analysis did not read its folder and what it brings is unknown; install it again for its folder to lie \
+         in `~/.copilot`."
+    );
+    let d = Diagnostic::new(DiagnosticCode::UserConfigUnavailable, message);
+    Some(d.at(SourceRef {
+        scope: SourceScope::User,
+        ..SourceRef::project(at, SourceFormat::Json)
+    }))
 }
 
 /// `enabledPlugins` as the release reads it: of `config` (the user's

@@ -22,8 +22,8 @@
 use crate::extensions::Extension;
 use crate::READ_LIMIT;
 use playbookdiff_model::{
-    Applicability, Diagnostic, Instruction, InstructionKind, LoadPhase, RepoPath, SourceFormat,
-    SourceRef, SourceScope,
+    Applicability, Diagnostic, DiagnosticCode, Instruction, InstructionKind, LoadPhase, RepoPath,
+    SourceFormat, SourceRef, SourceScope,
 };
 use playbookdiff_source::{EntryKind, Machine};
 
@@ -55,24 +55,27 @@ pub(crate) fn global_context(
 /// `packages/core/src/utils/memoryDiscovery.ts`: the names of each one's
 /// `contextFileName` that exist in its folder, sorted by absolute path,
 /// each once), each in the extension's layer. A name that leaves the
-/// extension's folder is not read (0.34 then skips the whole extension,
-/// 0.61 the name only; not modelled).
+/// extension's folder is not read, and said so in `diags`
+/// ([`escaping_context`]; 0.34 then skips the whole extension, 0.61 the
+/// name only; not modelled).
 pub(crate) fn extension_context(
     machine: &Machine,
     extensions: &[Extension],
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Instruction> {
-    let mut files: Vec<(RepoPath, &Extension)> = extensions
-        .iter()
-        .filter(|e| e.active())
-        .flat_map(|e| {
-            e.context_file_names()
-                .into_iter()
-                .filter_map(|n| e.file(n.trim_start_matches("./")))
-                .filter(|p| machine.stat(p).is_ok_and(|s| s.kind == EntryKind::File))
-                .map(move |p| (p, e))
-        })
-        .collect();
+    let mut files: Vec<(RepoPath, &Extension)> = Vec::new();
+    for e in extensions.iter().filter(|e| e.active()) {
+        for name in e.context_file_names() {
+            match e.file(name.trim_start_matches("./")) {
+                Some(p) if p.starts_with(&e.dir) => {
+                    if machine.stat(&p).is_ok_and(|s| s.kind == EntryKind::File) {
+                        files.push((p, e));
+                    }
+                }
+                _ => diags.push(escaping_context(e, &name)),
+            }
+        }
+    }
     files.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
     files.dedup_by(|a, b| a.0 == b.0);
     let mut out = Vec::new();
@@ -88,6 +91,24 @@ pub(crate) fn extension_context(
         out.push(i);
     }
     out
+}
+
+/// The extension `e`'s `contextFileName` names `name`, which leaves its
+/// folder: a `user-config-unavailable` diagnostic at the manifest's key
+/// saying that the analysis did not read it (what Gemini CLI does with
+/// it differs by release and is not claimed).
+fn escaping_context(e: &Extension, name: &str) -> Diagnostic {
+    let at = e.source(&["contextFileName"]);
+    Diagnostic::new(
+        DiagnosticCode::UserConfigUnavailable,
+        format!(
+            "`contextFileName` of the Gemini CLI extension `{}` (`{}`) names `{name}`, which leaves the \
+             extension's folder, so the analysis did not read it and what it adds is unknown; name a file inside \
+             the extension's folder.",
+            e.name, at.path
+        ),
+    )
+    .at(at)
 }
 
 /// The machine file `path` as a context file sent at startup, in the

@@ -733,6 +733,14 @@ declare_codes! {
     /// system and CLI layers, and the analysis keeps the supplied
     /// repositoryRoot. Source: spec 004 "Unresolved semantics"; harness facts B3.
     ProjectRootMarkersIgnored = "project-root-markers-ignored", Warning, RepositoryProblem, "codex", "0.1.0", "project_root_markers in a project layer is not applied";
+    /// `--profile NAME` names a profile that neither
+    /// `$CODEX_HOME/NAME.config.toml` nor a `[profiles.NAME]` table of the
+    /// user's `config.toml` defines. Codex 0.142.3 and 0.171.0 start
+    /// without a word and apply the other layers alone (`codex --profile
+    /// nope debug prompt-input` and `mcp list` exit 0, case
+    /// `oracle.local_user_layers.home-codex-profile-missing`), so the
+    /// profile's settings the user expects are not applied.
+    CodexProfileNotFound = "codex-profile-not-found", Warning, Behaviour, "codex", "0.1.0", "--profile names a profile no file defines";
     /// A `.codex/config.toml` outside the directories from the repository
     /// root to cwd (e.g. below cwd) is never applied in this session.
     /// Source: spec 004 "Project configuration".

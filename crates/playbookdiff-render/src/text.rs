@@ -253,6 +253,11 @@ fn plugin_rows(table: &mut Table, pl: &Plugin, mode: Mode) {
         PluginLoad::AfterUserStep { step } => {
             ("not loaded".to_string(), format!("until {}", clean(step)))
         }
+        // Enabled by a file of the user's (local mode, where the user's
+        // installed plugins were read): not read, whatever the reason.
+        PluginLoad::Remote if pl.source.path.is_on_machine() => {
+            ("unknown".to_string(), "not read".to_string())
+        }
         PluginLoad::Remote => ("unknown".to_string(), "outside the repository".to_string()),
     };
     let enabled = match (&pl.enabled_by, note.is_empty()) {

@@ -23,11 +23,25 @@
 //! by the caller, never read here.
 
 use crate::text::TextFile;
-use crate::tree::{io_err, kind_of, DirEntry, EntryKind, IoKind, SourceError, Stat};
+use crate::tree::{io_err, is_loop, kind_of, DirEntry, EntryKind, IoKind, SourceError, Stat};
 use playbookdiff_model::RepoPath;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+/// The entries [`Machine::list_dir`] found to be symbolic links that
+/// loop, shared by the clones of one [`Machine::watched`] copy. A record
+/// of what was read, not part of where things lie: equality ignores it.
+#[derive(Clone, Debug, Default)]
+struct LoopsMet(Arc<Mutex<Vec<RepoPath>>>);
+
+impl PartialEq for LoopsMet {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for LoopsMet {}
 
 /// Where the user's and the machine's configuration lies on this machine:
 /// the home directory (when known), the directories the harnesses'
@@ -45,6 +59,7 @@ pub struct Machine {
     root: PathBuf,
     /// The configuration profile the user starts the agents with.
     profile: Option<String>,
+    loops: LoopsMet,
 }
 
 impl Machine {
@@ -58,6 +73,7 @@ impl Machine {
             texts: Vec::new(),
             root: PathBuf::from("/"),
             profile: None,
+            loops: LoopsMet::default(),
         }
     }
 
@@ -307,10 +323,31 @@ impl Machine {
         }
     }
 
+    /// This machine with an empty record of the link loops its listings
+    /// meet ([`Machine::loops_met`]): one per compilation, so that each
+    /// harness reports the loops of the folders it reads.
+    pub fn watched(&self) -> Machine {
+        Machine {
+            loops: LoopsMet::default(),
+            ..self.clone()
+        }
+    }
+
+    /// The entries that [`Machine::list_dir`] listed, on this machine
+    /// since [`Machine::watched`], and that are symbolic links that loop
+    /// (`ELOOP`): sorted, each once.
+    pub fn loops_met(&self) -> Vec<RepoPath> {
+        let mut out = self.loops.0.lock().map(|v| v.clone()).unwrap_or_default();
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// The entries of directory `p`, sorted by name, each link's kind
-    /// that of what it leads to; entries whose names are not valid UTF-8
-    /// are left out. Errors: `NotFound`; `Io` when `p` is not a directory
-    /// or cannot be listed.
+    /// that of what it leads to (`Symlink` for a link to nothing or a
+    /// loop, a loop recorded for [`Machine::loops_met`]); entries whose
+    /// names are not valid UTF-8 are left out. Errors: `NotFound`; `Io`
+    /// when `p` is not a directory or cannot be listed.
     pub fn list_dir(&self, p: &RepoPath) -> Result<Vec<DirEntry>, SourceError> {
         let abs = self.place(p)?;
         let md = std::fs::metadata(&abs).map_err(|e| io_err(p, e))?;
@@ -329,7 +366,12 @@ impl Machine {
             };
             let kind = match std::fs::metadata(ent.path()) {
                 Ok(md) => kind_of(md.file_type()),
-                Err(_) => EntryKind::Symlink,
+                Err(e) => {
+                    if is_loop(&e) {
+                        self.met_loop(p, &name);
+                    }
+                    EntryKind::Symlink
+                }
             };
             out.push(DirEntry {
                 name,
@@ -339,6 +381,20 @@ impl Machine {
         }
         out.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(out)
+    }
+
+    /// Records the entry `name` of `dir` as a link loop.
+    fn met_loop(&self, dir: &RepoPath, name: &str) {
+        if let (Some(at), Ok(mut v)) = (dir.child(name), self.loops.0.lock()) {
+            v.push(at);
+        }
+    }
+
+    /// True when `p` is a symbolic link that loops (`ELOOP` on following
+    /// it). Only metadata is read.
+    pub fn is_loop(&self, p: &RepoPath) -> bool {
+        self.abs(p)
+            .is_some_and(|abs| std::fs::metadata(abs).is_err_and(|e| is_loop(&e)))
     }
 
     /// The text of the file `p`, a symbolic link followed, at most `limit`
@@ -528,5 +584,33 @@ mod tests {
         assert!(m.listed("NONE").is_empty());
         let fewer = m.with_list("DIRS", vec![t.path().join("home")]);
         assert_eq!(fewer.listed("DIRS").len(), 1);
+    }
+
+    /// A listing records the entries that loop, each watched copy its
+    /// own; a dangling link is no loop, and a read of a loop is `Loop`.
+    #[cfg(unix)]
+    #[test]
+    fn a_listing_records_the_link_loops_it_meets() {
+        let (t, m) = place();
+        let skills = t.path().join("home/.claude/skills");
+        std::os::unix::fs::symlink("loop", skills.join("loop")).unwrap();
+        std::os::unix::fs::symlink("nowhere", skills.join("gone")).unwrap();
+        let dir = p("~", ".claude/skills");
+        let watched = m.watched();
+        assert!(m.loops_met().is_empty());
+        watched.list_dir(&dir).unwrap();
+        watched.list_dir(&dir).unwrap();
+        assert_eq!(watched.loops_met(), [p("~", ".claude/skills/loop")]);
+        assert!(m.watched().loops_met().is_empty());
+        assert!(m.is_loop(&p("~", ".claude/skills/loop")));
+        assert!(!m.is_loop(&p("~", ".claude/skills/gone")));
+        let read = m.read_text(&p("~", ".claude/skills/loop"), 100);
+        assert!(matches!(
+            read,
+            Err(SourceError::Io {
+                kind: IoKind::Loop,
+                ..
+            })
+        ));
     }
 }

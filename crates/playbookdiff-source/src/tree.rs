@@ -80,8 +80,11 @@ pub enum IoKind {
     LfsPointer,
     /// A git object (tree or blob) of the revision could not be read.
     GitObject,
-    /// Any other error of the operating system (a name too long, a loop
-    /// of links, an I/O error of the device).
+    /// Symbolic links loop (or chain more links than the system follows):
+    /// `ELOOP`.
+    Loop,
+    /// Any other error of the operating system (a name too long, an I/O
+    /// error of the device).
     Other,
 }
 
@@ -260,11 +263,22 @@ pub(crate) fn io_err(path: &RepoPath, e: std::io::Error) -> SourceError {
             },
             kind: if e.kind() == std::io::ErrorKind::PermissionDenied {
                 IoKind::Denied
+            } else if is_loop(&e) {
+                IoKind::Loop
             } else {
                 IoKind::Other
             },
         }
     }
+}
+
+/// `ELOOP` of the operating system (`<errno.h>`: 40 on Linux, 62 on the
+/// BSDs and macOS); `std::io::ErrorKind::FilesystemLoop` is not stable.
+const ELOOP: i32 = if cfg!(target_os = "linux") { 40 } else { 62 };
+
+/// True when `e` says symbolic links loop (`ELOOP`).
+pub(crate) fn is_loop(e: &std::io::Error) -> bool {
+    e.raw_os_error() == Some(ELOOP)
 }
 
 /// The metadata of `abs` (repository path `path`) when it is a regular

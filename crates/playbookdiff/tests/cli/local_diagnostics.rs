@@ -503,22 +503,116 @@ fn a_fifo_in_the_home_is_not_a_regular_file_for_every_harness() {
         }
     }
     for (harness, rel) in fifos {
-        let version = match harness {
-            "claude-code" => "2.1.332",
-            "codex" => "0.171.0",
-            "copilot" => "1.0.102",
-            "gemini" => "0.61.0",
-            _ => "1.18.33",
-        };
-        let doc = compiled(t.path(), harness, version);
+        let doc = compiled(t.path(), harness, newest(harness));
         let at = format!("~/{rel}");
-        let codes: Vec<String> = doc["diagnostics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|d| d["source"]["path"] == at.as_str())
-            .map(|d| d["code"].as_str().unwrap().to_string())
-            .collect();
-        assert_eq!(codes, ["not-a-regular-file"], "{harness}: {at}");
+        assert_eq!(
+            codes_at(&doc, &at),
+            ["not-a-regular-file"],
+            "{harness}: {at}"
+        );
+    }
+}
+
+/// The release each harness's home tests compile.
+fn newest(harness: &str) -> &'static str {
+    match harness {
+        "claude-code" => "2.1.332",
+        "codex" => "0.171.0",
+        "copilot" => "1.0.102",
+        "gemini" => "0.61.0",
+        _ => "1.18.33",
+    }
+}
+
+/// The code of each diagnostic whose source is `path`.
+fn codes_at(doc: &Value, path: &str) -> Vec<String> {
+    doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["source"]["path"] == path)
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A link loop in a folder of the user's that a harness lists (rules,
+/// skills, extensions) gets the diagnostic a loop in the repository
+/// gets, `symlink-loop` at the link, from every harness, and a
+/// self-looping memory file is called a loop (fault 15); before, the
+/// folder entries were skipped without a word and Claude Code's
+/// `~/.claude/CLAUDE.md` was "a symbolic link, not a regular file".
+#[cfg(unix)]
+#[test]
+fn a_link_loop_in_the_users_folders_is_a_symlink_loop_for_every_harness() {
+    use std::os::unix::fs::symlink;
+    let t = tempfile::tempdir().unwrap();
+    let h = t.path();
+    let link = |at: &str, to: &str| {
+        let p = h.join(at);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        symlink(to, p).unwrap();
+    };
+    link(".claude/rules/a.md", "b.md");
+    link(".claude/rules/b.md", "a.md");
+    link(".gemini/extensions/x", "y");
+    link(".gemini/extensions/y", "x");
+    for dir in [
+        ".claude/skills",
+        ".codex/skills",
+        ".copilot/skills",
+        ".config/opencode/skills",
+    ] {
+        link(&format!("{dir}/loop"), "loop");
+    }
+    for memory in [
+        ".claude/CLAUDE.md",
+        ".codex/AGENTS.md",
+        ".copilot/copilot-instructions.md",
+        ".gemini/GEMINI.md",
+        ".config/opencode/AGENTS.md",
+    ] {
+        let name = Path::new(memory).file_name().unwrap();
+        link(memory, name.to_str().unwrap());
+    }
+    let loops: [(&str, &[&str]); 5] = [
+        (
+            "claude-code",
+            &[
+                ".claude/rules/a.md",
+                ".claude/rules/b.md",
+                ".claude/skills/loop",
+                ".claude/CLAUDE.md",
+            ],
+        ),
+        ("codex", &[".codex/skills/loop", ".codex/AGENTS.md"]),
+        (
+            "copilot",
+            &[".copilot/skills/loop", ".copilot/copilot-instructions.md"],
+        ),
+        (
+            "gemini",
+            &[
+                ".gemini/extensions/x",
+                ".gemini/extensions/y",
+                ".gemini/GEMINI.md",
+            ],
+        ),
+        (
+            "opencode",
+            &[".config/opencode/skills/loop", ".config/opencode/AGENTS.md"],
+        ),
+    ];
+    for (harness, paths) in loops {
+        let doc = compiled(h, harness, newest(harness));
+        for rel in paths {
+            let at = format!("~/{rel}");
+            assert_eq!(codes_at(&doc, &at), ["symlink-loop"], "{harness}: {at}");
+        }
+        let said = diags(&doc, "symlink-loop");
+        assert!(
+            said.iter()
+                .all(|(_, _, m)| m.contains("symbolic links loop at `~/")),
+            "{harness}: {said:?}"
+        );
     }
 }

@@ -2135,6 +2135,75 @@ fn an_installed_and_enabled_plugin_gives_its_items_in_the_plugin_layer() {
     );
 }
 
+/// A plugin the user enabled whose files the analysis does not read gets
+/// one statement of what was not read and why, and no claim of what
+/// Claude Code does (fault 12): `out@m`, installed outside the user's
+/// Claude Code directory, only `plugin-not-loaded`; `gone@team`, enabled
+/// and not installed, only `plugin-needs-user-step`, its row "not read".
+/// Before, `out@m` also got `plugin-needs-user-step` and a row "outside the
+/// repository", and `plugin-not-loaded` said Claude Code loads none of it.
+#[test]
+fn an_enabled_plugin_the_analysis_does_not_read_is_one_statement() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    claude_plugins(t.path());
+    let elsewhere = t.path().join("elsewhere/out");
+    write(
+        &elsewhere,
+        ".claude-plugin/plugin.json",
+        r#"{"name": "out"}"#,
+    );
+    let record = serde_json::json!([{"scope": "user", "installPath": elsewhere, "version": "1"}]);
+    let installed = serde_json::json!({"version": 2, "plugins": {"out@m": record}});
+    let home = t.path().join("home");
+    write(
+        &home,
+        ".claude/plugins/installed_plugins.json",
+        &serde_json::to_string_pretty(&installed).unwrap(),
+    );
+    write(
+        &home,
+        ".claude/settings.json",
+        r#"{"enabledPlugins": {"out@m": true, "gone@team": true}}"#,
+    );
+    let doc = compiled(t.path());
+    let out = local(t.path(), &["compile", "--harness", "claude-code"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let about = |key: &str| -> Vec<(String, String)> {
+        doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["message"].as_str().unwrap().contains(&format!("`{key}`")))
+            .map(|d| {
+                let m = d["message"].as_str().unwrap().to_string();
+                (d["code"].as_str().unwrap().to_string(), m)
+            })
+            .collect()
+    };
+    let out = about("out@m");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(out[0].0, "plugin-not-loaded");
+    assert!(out[0].1.contains("the analysis did not read it"), "{out:?}");
+    let gone = about("gone@team");
+    assert_eq!(gone.len(), 1, "{gone:?}");
+    assert_eq!(gone[0].0, "plugin-needs-user-step");
+    for (_, m) in out.iter().chain(&gone) {
+        assert!(!m.contains("Claude Code loads"), "{m}");
+    }
+    assert!(!text.contains("outside the repository"), "{text}");
+    let names: Vec<&str> = doc["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["gone"]);
+    assert!(text.contains("enabled; not read"), "{text}");
+}
+
 /// `(name, applicability, active)` of each output style of `doc`.
 fn styles(doc: &Value) -> Vec<(String, String, bool)> {
     doc["outputStyles"]
@@ -2294,8 +2363,22 @@ fn a_codex_profile_is_a_layer_between_the_user_and_the_project() {
     let (bytes, reason) = cut(&codex_with_profile(t.path(), "wide"));
     assert_eq!(bytes, Value::from(11));
     assert!(reason.contains("`~/.codex/wide.config.toml`"), "{reason}");
-    // A profile without its file adds nothing: the user's value holds.
-    assert_eq!(cut(&codex_with_profile(t.path(), "none")).0, Value::from(9));
+    // A profile without its file adds nothing: the user's value holds,
+    // and the missing profile is said (Codex 0.142.3 and 0.171.0 start
+    // without a word, case `home-codex-profile-missing`).
+    let none = codex_with_profile(t.path(), "none");
+    assert_eq!(cut(&none).0, Value::from(9));
+    let codes = |doc: &Value| -> Vec<String> {
+        doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "codex-profile-not-found")
+            .map(|d| d["source"]["path"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(codes(&none), ["~/.codex/none.config.toml"]);
+    assert!(codes(&codex_with_profile(t.path(), "wide")).is_empty());
     // The project's own value wins over the profile's.
     write(
         &t.path().join("repo"),
@@ -2322,6 +2405,9 @@ fn a_codex_profile_is_a_layer_between_the_user_and_the_project() {
         .find(|d| d["code"] == "config-refused")
         .expect("config-refused");
     assert_eq!(refused["source"]["path"], "~/.codex/config.toml");
+    std::fs::remove_file(codex.join("wide.config.toml")).unwrap();
+    let legacy_only = codex_with_profile(t.path(), "wide");
+    assert!(codes(&legacy_only).is_empty(), "the table defines it");
     assert!(refused["message"]
         .as_str()
         .unwrap()
@@ -3818,4 +3904,67 @@ fn opencode_names_the_sign_ins_of_its_auth_content_by_host_only() {
         .map(|d| d["source"]["path"].as_str().unwrap())
         .collect();
     assert_eq!(paths, ["~/.local/share/opencode/auth.json"]);
+}
+
+/// What local mode leaves unread in a user's file is said, never skipped
+/// in silence (fault 12): a Copilot CLI plugin whose `cache_path` lies
+/// outside the home, and a Gemini CLI extension whose `contextFileName`
+/// leaves its folder, each get one `user-config-unavailable` at the file
+/// that names them; the file out there is not read.
+#[test]
+fn a_user_file_naming_a_place_outside_what_is_read_says_so() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    let home = t.path().join("home");
+    let away = t.path().join("away");
+    write(
+        &away,
+        "skills/far/SKILL.md",
+        "---\nname: far\ndescription: Far.\n---\nx\n",
+    );
+    write(
+        &t.path().join("home/.."),
+        "x.md",
+        "Outside the extension.\n",
+    );
+    let config = serde_json::json!({"installedPlugins": [
+        {"name": "far", "marketplace": "acme", "enabled": true, "cache_path": away},
+    ]});
+    write(&home, ".copilot/config.json", &config.to_string());
+    write(
+        &home,
+        ".gemini/extensions/demo/gemini-extension.json",
+        r#"{"name": "demo", "version": "1.0.0", "contextFileName": "../../../x.md"}"#,
+    );
+    let unread = |harness: &str| -> Vec<(String, String)> {
+        let doc = compiled_for(t.path(), harness);
+        doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| {
+                d["code"] == "user-config-unavailable"
+                    && d["source"]["path"]
+                        .as_str()
+                        .is_some_and(|p| p.starts_with("~/"))
+            })
+            .map(|d| {
+                let at = d["source"]["path"].as_str().unwrap().to_string();
+                (at, d["message"].as_str().unwrap().to_string())
+            })
+            .collect()
+    };
+    let copilot = unread("copilot");
+    assert_eq!(copilot.len(), 1, "{copilot:?}");
+    assert_eq!(copilot[0].0, "~/.copilot/config.json");
+    assert!(copilot[0].1.contains("`far@acme`"), "{copilot:?}");
+    let gemini = unread("gemini");
+    assert_eq!(gemini.len(), 1, "{gemini:?}");
+    assert_eq!(
+        gemini[0].0,
+        "~/.gemini/extensions/demo/gemini-extension.json"
+    );
+    assert!(gemini[0].1.contains("`../../../x.md`"), "{gemini:?}");
+    let doc = compiled_for(t.path(), "gemini");
+    assert!(!doc.to_string().contains("Outside the extension"));
 }
