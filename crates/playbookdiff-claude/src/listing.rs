@@ -23,8 +23,7 @@ use crate::profile::{Fact, Profile};
 use crate::Compiler;
 use playbookdiff_adapter::ContextWindow;
 use playbookdiff_model::{
-    AdvertisementState, AggregateBudget, Applicability, BudgetCause, Diagnostic, DiagnosticCode,
-    LoadPhase, Skill,
+    AdvertisementState, AggregateBudget, BudgetCause, Diagnostic, DiagnosticCode, LoadPhase, Skill,
 };
 use unicode_width::UnicodeWidthChar;
 
@@ -139,14 +138,7 @@ fn listed(cx: &Compiler<'_, '_>) -> Vec<usize> {
         .skills
         .iter()
         .enumerate()
-        .filter(|(_, s)| {
-            s.applicability == Applicability::Effective
-                && s.load_phase == LoadPhase::Startup
-                && matches!(
-                    s.advertisement.state,
-                    AdvertisementState::Advertised | AdvertisementState::BudgetRisk
-                )
-        })
+        .filter(|(_, s)| s.load_phase == LoadPhase::Startup && crate::skills::in_listing(s))
         .map(|(i, _)| i)
         .collect()
 }

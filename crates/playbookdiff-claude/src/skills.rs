@@ -1074,6 +1074,17 @@ fn listing_collator() -> Collator {
 const SKILL_ORDER: &str = "Skills are listed by name; this Claude Code release lists a skills directory in the order the \
                            file system lists it, which is unsorted, so their order may differ.";
 
+/// Whether the listing holds `skill`: effective, and advertised (or at
+/// risk of the listing's budget). One place for [`listed_at_startup`]
+/// and the listing's budget (`listing::listed`).
+pub(crate) fn in_listing(skill: &playbookdiff_model::Skill) -> bool {
+    skill.applicability == Applicability::Effective
+        && matches!(
+            skill.advertisement.state,
+            AdvertisementState::Advertised | AdvertisementState::BudgetRisk
+        )
+}
+
 /// The skills the listing holds (indices into the output's skills), in
 /// the order compiled.
 fn listed_at_startup(cx: &Compiler<'_, '_>) -> Vec<usize> {
@@ -1081,13 +1092,7 @@ fn listed_at_startup(cx: &Compiler<'_, '_>) -> Vec<usize> {
         .skills
         .iter()
         .enumerate()
-        .filter(|(_, s)| {
-            s.applicability == Applicability::Effective
-                && matches!(
-                    s.advertisement.state,
-                    AdvertisementState::Advertised | AdvertisementState::BudgetRisk
-                )
-        })
+        .filter(|(_, s)| in_listing(s))
         .map(|(i, _)| i)
         .collect()
 }
