@@ -4,6 +4,7 @@
 //! reads them with `JSON.parse` (no comments, no trailing commas; the last
 //! of repeated keys wins).
 
+use crate::profile::UserJson;
 use crate::{Cx, READ_LIMIT};
 use jsonc_parser::{CollectOptions, ParseOptions};
 use playbookdiff_adapter::jsonc::{self, LineIndex, Spans};
@@ -73,15 +74,37 @@ fn parse_options() -> ParseOptions {
     }
 }
 
+/// The grammar with which 1.0.102 reads the user's
+/// `~/.copilot/mcp-config.json` ([`UserJson::Lenient`]): JSON with
+/// comments, trailing commas and missing commas, nothing else (seen on
+/// cases `oracle.copilot_user_mcp_json.*`: an unquoted key refuses the
+/// file). The other extensions of the crate (single quotes, hexadecimal
+/// numbers...) are assumed refused, not observed.
+pub(crate) fn lenient_options() -> ParseOptions {
+    ParseOptions {
+        allow_comments: true,
+        allow_trailing_commas: true,
+        allow_missing_commas: true,
+        ..parse_options()
+    }
+}
+
 /// Parses JSON text; errors carry the parser's message and the 1-based
 /// line.
 pub(crate) fn parse(text: &str) -> Result<(Value, Spans), ParseError> {
+    parse_with(text, &parse_options())
+}
+
+/// Parses text with the grammar `options` (a byte order mark refused, as
+/// `JSON.parse` refuses it); errors carry the parser's message and the
+/// 1-based line.
+fn parse_with(text: &str, options: &ParseOptions) -> Result<(Value, Spans), ParseError> {
     if let Some(e) = jsonc::byte_order_mark(text) {
         return Err(e);
     }
     let lines = LineIndex::new(text);
     let line = |offset: usize| lines.line(offset);
-    let r = jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &parse_options())
+    let r = jsonc_parser::parse_to_ast(text, &CollectOptions::default(), options)
         .map_err(|e| ParseError::on_line(e.kind().to_string(), line(e.range().start)))?;
     let Some(ast) = r.value else {
         return Err(ParseError::on_line("no value", line(text.len())));
@@ -134,51 +157,118 @@ pub(crate) fn load_user(
     effect: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Loaded {
+    match user_text(machine, path, effect, diags) {
+        Ok(text) => from_text(path, &text, effect, diags),
+        Err(l) => l,
+    }
+}
+
+/// Reads the user's configuration file `path` on `machine` as a release
+/// reads it (`how`): error-tolerantly ([`UserJson::Tolerant`], a fault
+/// reported with its line and what was kept) or with comments, trailing
+/// and missing commas ([`UserJson::Lenient`], a fault refuses the file
+/// with `effect`).
+pub(crate) fn load_user_config(
+    machine: &Machine,
+    path: &RepoPath,
+    how: UserJson,
+    effect: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Loaded {
+    let text = match user_text(machine, path, effect, diags) {
+        Ok(t) => t,
+        Err(l) => return l,
+    };
+    match how {
+        UserJson::Lenient => parsed(path, parse_with(&text, &lenient_options()), effect, diags),
+        UserJson::Tolerant => tolerant_file(path, &text, diags),
+    }
+}
+
+/// The text of the user's file `path` (invalid UTF-8 replaced, reported);
+/// `Err` with what reading gave when it cannot be read.
+fn user_text(
+    machine: &Machine,
+    path: &RepoPath,
+    effect: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<String, Loaded> {
     match machine.read_text(path, READ_LIMIT) {
         Ok(t) => {
             let how = problems::NonUtf8::Replaced(crate::HARNESS.display_name());
             diags.extend(problems::utf8_problem(path, SourceFormat::Json, &t, how));
-            from_text(path, &t.text, effect, diags)
+            Ok(t.text.clone())
         }
-        Err(SourceError::NotFound(_)) => Loaded::Missing,
+        Err(SourceError::NotFound(_)) => Err(Loaded::Missing),
         Err(e) => {
             diags.push(problems::read_error(path, &e, effect, SourceFormat::Json));
-            Loaded::Broken
+            Err(Loaded::Broken)
         }
     }
+}
+
+/// The user's file `path` holding `text`, read error-tolerantly
+/// ([`crate::tolerant`]): the first fault is reported with its line and
+/// the values kept; a text whose value is not an object is read as
+/// `key=value` lines, as the release does.
+fn tolerant_file(path: &RepoPath, text: &str, diags: &mut Vec<Diagnostic>) -> Loaded {
+    let read = crate::tolerant::parse(text, MAX_SPAN_DEPTH);
+    let object = match read.value {
+        Some(Value::Object(m)) => Some(m),
+        _ => None,
+    };
+    if let Some(e) = &read.error {
+        let effect = if object.is_some() {
+            "Copilot CLI reads the file error-tolerantly: it keeps every value read before the fault and goes on after it"
+        } else {
+            "Copilot CLI reads no object from it and takes its `key=value` lines instead"
+        };
+        diags.push(problems::invalid_syntax(path, "JSON", e, effect, SourceFormat::Json));
+    }
+    let (value, spans) = match object {
+        Some(m) => (m, read.spans),
+        None => (crate::tolerant::key_value_lines(text), Spans::new()),
+    };
+    Loaded::File(JsonFile {
+        path: path.clone(),
+        value,
+        spans,
+    })
 }
 
 /// The file `path` holding `text`, parsed; a problem is reported in
 /// `diags` with `effect`.
 fn from_text(path: &RepoPath, text: &str, effect: &str, diags: &mut Vec<Diagnostic>) -> Loaded {
-    match parse(text) {
-        Ok((Value::Object(value), spans)) => Loaded::File(JsonFile {
-            path: path.clone(),
-            value,
-            spans,
-        }),
-        Ok(_) => {
-            let e = ParseError::on_line("the top level is not an object", 1);
-            diags.push(problems::invalid_syntax(
-                path,
-                "JSON",
-                &e,
-                effect,
-                SourceFormat::Json,
-            ));
-            Loaded::Broken
+    parsed(path, parse(text), effect, diags)
+}
+
+/// The file `path` as `result` parsed it; a problem (a fault, a top level
+/// that is not an object) is reported in `diags` with `effect`.
+fn parsed(
+    path: &RepoPath,
+    result: Result<(Value, Spans), ParseError>,
+    effect: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Loaded {
+    let e = match result {
+        Ok((Value::Object(value), spans)) => {
+            return Loaded::File(JsonFile {
+                path: path.clone(),
+                value,
+                spans,
+            })
         }
-        Err(e) => {
-            diags.push(problems::invalid_syntax(
-                path,
-                "JSON",
-                &e,
-                effect,
-                SourceFormat::Json,
-            ));
-            Loaded::Broken
-        }
-    }
+        Ok(_) => ParseError::on_line("the top level is not an object", 1),
+        Err(e) => e,
+    };
+    diags.push(problems::invalid_syntax(
+        path,
+        "JSON",
+        &e,
+        effect,
+        SourceFormat::Json,
+    ));
+    Loaded::Broken
 }
 
 #[cfg(test)]
