@@ -273,7 +273,7 @@ fn parsed(
 
 #[cfg(test)]
 mod tests {
-    use super::parse;
+    use super::{lenient_options, parse, parse_with};
 
     /// `JSON.parse` takes neither comments nor trailing commas; an error
     /// names its 1-based line.
@@ -282,5 +282,22 @@ mod tests {
         assert!(parse("{\n\"a\": 1\n}").is_ok());
         assert_eq!(parse("{\n\"a\": 1,\n}").unwrap_err().line, Some(2));
         assert_eq!(parse("{\n// c\n\"a\": 1\n}").unwrap_err().line, Some(2));
+    }
+
+    /// The grammar of 1.0.102's user MCP file, row by row as the agent
+    /// read the files of cases `oracle.copilot_user_mcp_json.*`: comments,
+    /// trailing and missing commas pass; a cut, a missing brace, an
+    /// unquoted key and a `key=value` line refuse the file.
+    #[test]
+    fn the_lenient_grammar_matches_1_0_102() {
+        let e = r#"{"command": "npx", "args": []}"#;
+        let ok = |t: &str| parse_with(t, &lenient_options()).is_ok();
+        assert!(ok(&format!("// a\n{{ /* b */ \"mcpServers\": {{\"first\": {e}}} }}")));
+        assert!(ok(&format!("{{\"mcpServers\": {{\"a\": {e},\n\"b\": {e},}},}}")));
+        assert!(ok(&format!("{{\"mcpServers\": {{\"a\": {e}\n\"b\": {e}}}}}")));
+        assert!(!ok(&format!("{{\"mcpServers\": {{\"a\": {e},\n\"b\"")));
+        assert!(!ok(&format!("{{\"mcpServers\": {{\"a\": {e}\n")));
+        assert!(!ok(&format!("{{mcpServers: {{\"a\": {e}}}}}")));
+        assert!(!ok("mcpServers=first\n"));
     }
 }

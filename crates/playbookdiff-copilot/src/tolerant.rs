@@ -538,8 +538,8 @@ mod tests {
         assert_eq!(read(comma), (Some(both), Some(2)));
         // An unquoted key: skipped to the next comma, whose member lands
         // in the top-level object (no server starts).
-        let bare = format!("{{\n  mcpServers: {{\n\"first\": {{\"command\": \"npx\",\n\"args\": []}}}}}}");
-        assert_eq!(read(&bare), (Some(json!({"args": []})), Some(2)));
+        let bare = "{\n  mcpServers: {\n\"first\": {\"command\": \"npx\",\n\"args\": []}}}";
+        assert_eq!(read(bare), (Some(json!({"args": []})), Some(2)));
         // No value: `key=value` lines instead.
         assert_eq!(read("mcpServers=first\n"), (None, Some(1)));
         assert_eq!(
