@@ -223,7 +223,13 @@ fn tolerant_file(path: &RepoPath, text: &str, diags: &mut Vec<Diagnostic>) -> Lo
         } else {
             "Copilot CLI reads no object from it and takes its `key=value` lines instead"
         };
-        diags.push(problems::invalid_syntax(path, "JSON", e, effect, SourceFormat::Json));
+        diags.push(problems::invalid_syntax(
+            path,
+            "JSON",
+            e,
+            effect,
+            SourceFormat::Json,
+        ));
     }
     let (value, spans) = match object {
         Some(m) => (m, read.spans),
@@ -292,9 +298,15 @@ mod tests {
     fn the_lenient_grammar_matches_1_0_102() {
         let e = r#"{"command": "npx", "args": []}"#;
         let ok = |t: &str| parse_with(t, &lenient_options()).is_ok();
-        assert!(ok(&format!("// a\n{{ /* b */ \"mcpServers\": {{\"first\": {e}}} }}")));
-        assert!(ok(&format!("{{\"mcpServers\": {{\"a\": {e},\n\"b\": {e},}},}}")));
-        assert!(ok(&format!("{{\"mcpServers\": {{\"a\": {e}\n\"b\": {e}}}}}")));
+        assert!(ok(&format!(
+            "// a\n{{ /* b */ \"mcpServers\": {{\"first\": {e}}} }}"
+        )));
+        assert!(ok(&format!(
+            "{{\"mcpServers\": {{\"a\": {e},\n\"b\": {e},}},}}"
+        )));
+        assert!(ok(&format!(
+            "{{\"mcpServers\": {{\"a\": {e}\n\"b\": {e}}}}}"
+        )));
         assert!(!ok(&format!("{{\"mcpServers\": {{\"a\": {e},\n\"b\"")));
         assert!(!ok(&format!("{{\"mcpServers\": {{\"a\": {e}\n")));
         assert!(!ok(&format!("{{mcpServers: {{\"a\": {e}}}}}")));

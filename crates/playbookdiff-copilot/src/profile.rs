@@ -1246,7 +1246,9 @@ mod tests {
         assert!(!of("1.0.102").enabled_plugins_in_config);
         assert_eq!(of("1.0.61").user_mcp_json, UserJson::Tolerant);
         assert_eq!(of("1.0.62").user_mcp_json, UserJson::Lenient);
-        assert!(!of("1.0.47").front_matter_line_fallback && of("1.0.48").front_matter_line_fallback);
+        assert!(
+            !of("1.0.47").front_matter_line_fallback && of("1.0.48").front_matter_line_fallback
+        );
         let short = |v| of(v).shipped_skills()[0].description == CLOUD_AGENT_SETUP;
         assert!(short("1.0.39") && !short("1.0.40"));
     }

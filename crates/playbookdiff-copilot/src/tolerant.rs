@@ -453,7 +453,8 @@ impl Parser<'_> {
             Some(v) => {
                 if self.path.len() <= self.max_depth {
                     let last = self.lines.line(self.lexer.last_end.saturating_sub(1));
-                    self.spans.insert(self.path.clone(), (first, last.max(first)));
+                    self.spans
+                        .insert(self.path.clone(), (first, last.max(first)));
                 }
                 out.insert(key, v);
             }
@@ -522,16 +523,24 @@ mod tests {
         let e = json!({"command": "npx", "args": []});
         // Cut after an entry, in the next key (fuzz.copilot.home.8).
         let cut = format!("{{\n  \"mcpServers\": {{\n    \"search0\": {ENTRY},\n    \"search2\"\n");
-        assert_eq!(read(&cut), (Some(json!({"mcpServers": {"search0": e}})), Some(4)));
+        assert_eq!(
+            read(&cut),
+            (Some(json!({"mcpServers": {"search0": e}})), Some(4))
+        );
         // Cut inside the next entry's `args`: both kept, `args` empty.
         let inside = format!("{{\"mcpServers\": {{\n\"first\": {ENTRY},\n\"second\": {{\"command\": \"npx\", \"args\": [");
         let both = json!({"mcpServers": {"first": e, "second": e}});
         assert_eq!(read(&inside).0, Some(both.clone()));
         // Trailing commas, comments, a missing last brace, missing commas.
-        let trailing = format!("{{\"mcpServers\": {{\"first\": {ENTRY},\n\"second\": {ENTRY},\n}},\n}}");
+        let trailing =
+            format!("{{\"mcpServers\": {{\"first\": {ENTRY},\n\"second\": {ENTRY},\n}},\n}}");
         assert_eq!(read(&trailing), (Some(both.clone()), Some(3)));
-        let comments = format!("// mine\n{{ /* a */ \"mcpServers\": {{\"first\": {ENTRY} // b\n}} }}");
-        assert_eq!(read(&comments), (Some(json!({"mcpServers": {"first": e}})), None));
+        let comments =
+            format!("// mine\n{{ /* a */ \"mcpServers\": {{\"first\": {ENTRY} // b\n}} }}");
+        assert_eq!(
+            read(&comments),
+            (Some(json!({"mcpServers": {"first": e}})), None)
+        );
         let brace = format!("{{\"mcpServers\": {{\n\"first\": {ENTRY},\n\"second\": {ENTRY}\n");
         assert_eq!(read(&brace), (Some(both.clone()), Some(3)));
         let comma = "{\"mcpServers\": {\"first\": {\"command\": \"npx\", \"args\": []}\n\"second\": {\"command\": \"npx\"\n\"args\": []}}}";
@@ -544,7 +553,10 @@ mod tests {
         assert_eq!(read("mcpServers=first\n"), (None, Some(1)));
         assert_eq!(
             key_value_lines("mcpServers=first\n a = b = c\n=x\ny=\n"),
-            json!({"mcpServers": "first", "a": "b"}).as_object().cloned().unwrap()
+            json!({"mcpServers": "first", "a": "b"})
+                .as_object()
+                .cloned()
+                .unwrap()
         );
     }
 
@@ -552,12 +564,24 @@ mod tests {
     /// cut at a line end, unknown words and escapes dropped.
     #[test]
     fn tokens_as_the_scanner_reads_them() {
-        assert_eq!(read("[true, false, null, -1, 2.5e1, 1e3]").0, Some(json!([true, false, null, -1, 25, 1000])));
-        assert_eq!(read("[1., 01, truex, 'a']"), (Some(json!([0, 0, 1])), Some(1)));
+        assert_eq!(
+            read("[true, false, null, -1, 2.5e1, 1e3]").0,
+            Some(json!([true, false, null, -1, 25, 1000]))
+        );
+        assert_eq!(
+            read("[1., 01, truex, 'a']"),
+            (Some(json!([0, 0, 1])), Some(1))
+        );
         assert_eq!(read("{\"a\": \"x\ny\"}").0, Some(json!({"a": "x"})));
-        assert_eq!(read(r#"["\u0041\q\u00e9", "\uZZ"]"#).0, Some(json!(["Aé", "ZZ"])));
+        assert_eq!(
+            read(r#"["\u0041\q\u00e9", "\uZZ"]"#).0,
+            Some(json!(["Aé", "ZZ"]))
+        );
         assert_eq!(read("\u{feff}{\"a\": 1}").0, Some(json!({"a": 1})));
-        assert_eq!(read("{\"a\": 1} {\"b\": 2}"), (Some(json!({"a": 1})), Some(1)));
+        assert_eq!(
+            read("{\"a\": 1} {\"b\": 2}"),
+            (Some(json!({"a": 1})), Some(1))
+        );
         assert_eq!(read("  "), (None, Some(1)));
         assert_eq!(read("{\"a\" 1, \"b\": 2}").0, Some(json!({"b": 2})));
         assert_eq!(read("{\"a\": 1, \"a\": 2}").0, Some(json!({"a": 2})));
@@ -568,6 +592,9 @@ mod tests {
     fn spans_of_members() {
         let r = parse("{\n\"a\": {\n\"b\": 1\n}\n}", 5);
         assert_eq!(r.spans.get(&vec!["a".to_string()]), Some(&(2, 4)));
-        assert_eq!(r.spans.get(&vec!["a".to_string(), "b".to_string()]), Some(&(3, 3)));
+        assert_eq!(
+            r.spans.get(&vec!["a".to_string(), "b".to_string()]),
+            Some(&(3, 3))
+        );
     }
 }

@@ -216,7 +216,10 @@ fn no_secret_of_the_wellknown_sign_in_case_is_printed() {
                 None => cmd.arg("--home").arg(home),
             };
             let out = cmd.output().unwrap();
-            let what = format!("--format {format}, from the variable: {}", content.is_some());
+            let what = format!(
+                "--format {format}, from the variable: {}",
+                content.is_some()
+            );
             assert!(out.status.success(), "{what}: {out:?}");
             let stdout = String::from_utf8(out.stdout).unwrap();
             let stderr = String::from_utf8(out.stderr).unwrap();
