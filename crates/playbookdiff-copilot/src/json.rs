@@ -159,7 +159,7 @@ pub(crate) fn load_user(
 ) -> Loaded {
     match user_text(machine, path, effect, diags) {
         Ok(text) => from_text(path, &text, effect, diags),
-        Err(l) => l,
+        Err(u) => u.into(),
     }
 }
 
@@ -177,7 +177,7 @@ pub(crate) fn load_user_config(
 ) -> Loaded {
     let text = match user_text(machine, path, effect, diags) {
         Ok(t) => t,
-        Err(l) => return l,
+        Err(u) => return u.into(),
     };
     match how {
         UserJson::Lenient => parsed(path, parse_with(&text, &lenient_options()), effect, diags),
@@ -185,24 +185,41 @@ pub(crate) fn load_user_config(
     }
 }
 
+/// Why a user's file gave no text.
+enum Unread {
+    /// No regular file there.
+    Missing,
+    /// Unreadable; a diagnostic says why.
+    Broken,
+}
+
+impl From<Unread> for Loaded {
+    fn from(u: Unread) -> Self {
+        match u {
+            Unread::Missing => Loaded::Missing,
+            Unread::Broken => Loaded::Broken,
+        }
+    }
+}
+
 /// The text of the user's file `path` (invalid UTF-8 replaced, reported);
-/// `Err` with what reading gave when it cannot be read.
+/// `Err` with why when it cannot be read.
 fn user_text(
     machine: &Machine,
     path: &RepoPath,
     effect: &str,
     diags: &mut Vec<Diagnostic>,
-) -> Result<String, Loaded> {
+) -> Result<String, Unread> {
     match machine.read_text(path, READ_LIMIT) {
         Ok(t) => {
             let how = problems::NonUtf8::Replaced(crate::HARNESS.display_name());
             diags.extend(problems::utf8_problem(path, SourceFormat::Json, &t, how));
             Ok(t.text.clone())
         }
-        Err(SourceError::NotFound(_)) => Err(Loaded::Missing),
+        Err(SourceError::NotFound(_)) => Err(Unread::Missing),
         Err(e) => {
             diags.push(problems::read_error(path, &e, effect, SourceFormat::Json));
-            Err(Loaded::Broken)
+            Err(Unread::Broken)
         }
     }
 }
