@@ -565,8 +565,23 @@ pub(crate) fn excluded(
 
 #[cfg(test)]
 mod tests {
-    use super::{always, globs, line_value, matcher};
+    use super::{always, globs, line_fallback, line_value, matcher};
+    use crate::profile::of;
     use serde_json::json;
+
+    /// A front matter that is not valid YAML gives `applyTo` from its line
+    /// from 1.0.48 on (bisected, case
+    /// `oracle.copilot_broken_front_matter.home-copilot-broken-front-matter`),
+    /// nothing before: the file is then inlined whole.
+    #[test]
+    fn the_line_fallback_starts_with_1_0_48() {
+        let yaml = "applyTo: \"lib/**\"\n  : [unbalanced";
+        assert_eq!(line_fallback(&of("1.0.47"), yaml), None);
+        assert_eq!(
+            line_fallback(&of("1.0.48"), yaml),
+            Some(json!({"applyTo": "lib/**"}))
+        );
+    }
 
     /// `applyTo` is a comma-separated string or a list; `**` means always.
     #[test]
