@@ -322,14 +322,19 @@ HOME_PLACEHOLDER = "@HOME@"
 # The repository's path in upper case (a trust entry that differs from
 # the path only in case).
 REPO_UPPER_PLACEHOLDER = "@REPO_UPPER@"
+# The address of the recorder's loopback server that serves the case's
+# `wellknown` document at `/.well-known/opencode` (an OpenCode sign-in of
+# type `wellknown` in the fixture home's `auth.json`).
+WELLKNOWN_PLACEHOLDER = "@WELLKNOWN@"
 
 
-def seed_home(case, home, repo):
+def seed_home(case, home, repo, extra=None):
     """Copies the case's fixture home (`home = "oracle/homes/NAME"`,
     workspace-relative) into the run's empty home `home`, `@REPO@` in its
     text files replaced by `repo`, `@REPO_UPPER@` by `repo` in upper case
-    and `@HOME@` by `home`, and a link whose target is `@REPO@` made to
-    lead to `repo`; nothing without
+    and `@HOME@` by `home` (and each placeholder of `extra`, a dict, by
+    its value: `@WELLKNOWN@`, see `WELLKNOWN_PLACEHOLDER`), and a link
+    whose target is `@REPO@` made to lead to `repo`; nothing without
     a `home` key. The files
     the recorder writes afterwards (`merge_json`, `merge_trust`) are merged
     into the fixture's, never over them."""
@@ -338,12 +343,13 @@ def seed_home(case, home, repo):
     src = ROOT / case["home"]
     if not src.is_dir() or case["home"].startswith(("/", "..")):
         raise ValueError(f"{case['id']}: no home directory {case['home']}")
-    copy_home(src, home, repo)
+    copy_home(src, home, repo, extra)
 
 
-def copy_home(src, home, repo):
+def copy_home(src, home, repo, extra=None):
     """Copies the home directory `src` into `home` as `seed_home` does
     (placeholders replaced, `@REPO@` links made); `src` must exist."""
+    extra = extra or {}
     shutil.copytree(src, home, symlinks=True, dirs_exist_ok=True)
     for path in home.rglob("*"):
         # A link whose target is `@REPO@` leads to the repository.
@@ -356,23 +362,29 @@ def copy_home(src, home, repo):
                 text = path.read_text()
             except UnicodeDecodeError:
                 continue
-            if any(p in text for p in (REPO_PLACEHOLDER, HOME_PLACEHOLDER, REPO_UPPER_PLACEHOLDER)):
+            if any(p in text for p in (REPO_PLACEHOLDER, HOME_PLACEHOLDER, REPO_UPPER_PLACEHOLDER, *extra)):
+                for name, value in extra.items():
+                    text = text.replace(name, value)
                 text = text.replace(REPO_PLACEHOLDER, str(repo))
                 text = text.replace(REPO_UPPER_PLACEHOLDER, str(repo).upper())
                 path.write_text(text.replace(HOME_PLACEHOLDER, str(home)))
 
 
-def case_env(case, home, repo):
+def case_env(case, home, repo, extra=None):
     """The environment the case sets for the agent (`env = {NAME =
     "VALUE"}`), `@HOME@` in each value replaced by the run's home and
-    `@REPO@` by its repository copy, so a variable can name a file of the
+    `@REPO@` by its repository copy (and each placeholder of `extra` by
+    its value, as `seed_home` does), so a variable can name a file of the
     fixture home (`OPENCODE_CONFIG = "@HOME@/extra/opencode.json"`) or
-    hold text (`OPENCODE_CONFIG_CONTENT`); empty without an `env` key. A
-    name the recorder sets itself (`HOME`, `PATH`) is refused."""
+    hold text (`OPENCODE_CONFIG_CONTENT`, `OPENCODE_AUTH_CONTENT`); empty
+    without an `env` key. A name the recorder sets itself (`HOME`,
+    `PATH`) is refused."""
     out = {}
     for name, value in (case.get("env") or {}).items():
         if name in ("HOME", "PATH", "TMPDIR", "XDG_CONFIG_HOME") or not isinstance(value, str):
             raise ValueError(f"{case['id']}: env {name} cannot be set by a case")
+        for placeholder, v in (extra or {}).items():
+            value = value.replace(placeholder, v)
         out[name] = value.replace(HOME_PLACEHOLDER, str(home)).replace(REPO_PLACEHOLDER, str(repo))
     return out
 
@@ -1463,6 +1475,10 @@ class FakeChat:
         self.requests = []
         # JSON-RPC (MCP) requests, which are not model requests.
         self.rpc = []
+        # The document served at `/.well-known/opencode` (bytes; `None`:
+        # not found) and how many times it was fetched.
+        self.wellknown = None
+        self.wellknown_fetches = 0
         self.lock = threading.Lock()
         self.tool_call = tool_call
         api = self
@@ -1485,6 +1501,14 @@ class FakeChat:
             def do_GET(self):
                 if self.path.endswith("/api.json"):
                     self.models()
+                elif self.path == "/.well-known/opencode" and api.wellknown is not None:
+                    with api.lock:
+                        api.wellknown_fetches += 1
+                    self.send_response(200)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(api.wellknown)))
+                    self.end_headers()
+                    self.wfile.write(api.wellknown)
                 else:
                     self.reply()
 
@@ -1711,14 +1735,14 @@ def run_opencode(exe, case, work, version=None):
         shutil.copytree(work / top, sub / top, symlinks=True)
         repo = repo_dir(case, sub)
         home = sub / "home"
-        seed_home(case, home, repo)
+        seed_home(case, home, repo, {WELLKNOWN_PLACEHOLDER: wellknown_url})
         env = opencode_env(work, home, f"http://127.0.0.1:{catalogue.port}")
         env.update(opencode_offline_aids(version, home))
         managed = seed_managed(case, sub)
         if managed is not None:
             # The variable OpenCode honours for its managed directory.
             env["OPENCODE_TEST_MANAGED_CONFIG_DIR"] = str(managed / "etc" / "opencode")
-        env.update(case_env(case, home, repo))
+        env.update(case_env(case, home, repo, {WELLKNOWN_PLACEHOLDER: wellknown_url}))
         for name, value in (extra_env or {}).items():
             env[name] = merged_content(env.get(name), value) \
                 if name == "OPENCODE_CONFIG_CONTENT" else value
@@ -1732,8 +1756,19 @@ def run_opencode(exe, case, work, version=None):
     # A step that ends while the catalogue answers is no error to print.
     catalogue.server.handle_error = lambda *a: None
     step.catalogue_port = catalogue.port
+    # The case's `wellknown` document, served by the catalogue's server
+    # at `/.well-known/opencode`, the address a fixture home's sign-in
+    # names through `@WELLKNOWN@`.
+    wellknown_url = f"http://127.0.0.1:{catalogue.port}"
+    if case.get("wellknown"):
+        catalogue.wellknown = (ROOT / case["wellknown"]).read_bytes()
     try:
-        return opencode_steps(step, case, work, created, obs)
+        obs = opencode_steps(step, case, work, created, obs)
+        if case.get("wellknown"):
+            # Whether the steps fetched the document (not how often: one
+            # fetch per start, which the steps' count decides).
+            obs["wellknownFetched"] = catalogue.wellknown_fetches > 0
+        return obs
     finally:
         catalogue.close()
 

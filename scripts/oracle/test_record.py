@@ -22,6 +22,16 @@ class SeedHome(unittest.TestCase):
             self.assertNotIn(record.REPO_PLACEHOLDER, (home / ".claude.json").read_text())
             self.assertEqual(sorted(doc["mcpServers"]), ["docs", "notes"])
 
+    def test_the_wellknown_address_replaces_its_placeholder(self):
+        with tempfile.TemporaryDirectory() as t:
+            home, repo = Path(t) / "home", Path(t) / "repo"
+            case = {"id": "x", "home": "oracle/homes/opencode-wellknown"}
+            url = "http://127.0.0.1:4321"
+            record.seed_home(case, home, repo, {record.WELLKNOWN_PLACEHOLDER: url})
+            auth = json.loads((home / ".local/share/opencode/auth.json").read_text())
+            self.assertEqual(list(auth), [url])
+            self.assertEqual(auth[url]["type"], "wellknown")
+
     def test_a_case_without_a_home_copies_nothing(self):
         with tempfile.TemporaryDirectory() as t:
             home = Path(t) / "home"
@@ -267,3 +277,18 @@ class FakeChatRequests(unittest.TestCase):
             api.close()
         self.assertEqual([b.get("method") for b in api.rpc], ["initialize"])
         self.assertEqual([list(b) for b in api.requests], [["model", "messages"]])
+
+    def test_the_wellknown_document_is_served_and_counted(self):
+        import urllib.error
+        import urllib.request
+        api = record.FakeChat()
+        url = f"http://127.0.0.1:{api.port}/.well-known/opencode"
+        try:
+            with self.assertRaises(urllib.error.HTTPError):
+                urllib.request.urlopen(url, timeout=10).read()
+            api.wellknown = b'{"config": {}}'
+            self.assertEqual(json.loads(urllib.request.urlopen(url, timeout=10).read()),
+                             {"config": {}})
+        finally:
+            api.close()
+        self.assertEqual(api.wellknown_fetches, 1)

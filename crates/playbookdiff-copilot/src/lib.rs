@@ -52,6 +52,7 @@ mod profile;
 pub mod remedy;
 mod scoped;
 mod skills;
+mod tolerant;
 mod trust;
 mod user;
 

@@ -24,7 +24,10 @@
 //! starts with no source, `docs` with source `workspace`; with 1.0.24,
 //! whose workspace servers lacked `args` and did not start, the user's
 //! `docs` and `notes` both started). The servers of the installed
-//! plugins come after the user's ([`plugin_servers`]).
+//! plugins come after the user's ([`plugin_servers`]). The user's file is
+//! read as the release reads it ([`crate::profile::UserJson`]): 1.0.24
+//! keeps the servers read before a fault, 1.0.102 takes comments and
+//! trailing or missing commas but refuses a cut file.
 
 use crate::json::{self, JsonFile, Loaded};
 use crate::plugins::Plugin;
@@ -121,7 +124,7 @@ fn user_servers(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Ve
         return Vec::new();
     };
     let effect = "Copilot CLI starts none of the user's MCP servers";
-    match json::load_user(machine, &path, effect, &mut cx.diags) {
+    match json::load_user_config(machine, &path, profile.user_mcp_json, effect, &mut cx.diags) {
         Loaded::File(f) => servers(cx, profile, &f, None),
         _ => Vec::new(),
     }

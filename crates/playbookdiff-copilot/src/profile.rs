@@ -98,6 +98,24 @@ pub(crate) enum McpSchema {
     PerEntry,
 }
 
+/// How a release reads the user's `~/.copilot/mcp-config.json`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum UserJson {
+    /// With `jsonc-parser`'s error-tolerant `parse`: the values read
+    /// before an error are kept, and a text whose value is not an object
+    /// is read as `key=value` lines ([`crate::tolerant`]; 1.0.24 `app.js`,
+    /// the config store's reader; seen with 1.0.24 on cases
+    /// `oracle.copilot_user_mcp_json.*` and `fuzz.copilot.home.8`: a file
+    /// cut after a server, or inside the next one's `args`, or missing
+    /// its last brace still starts every server read).
+    Tolerant,
+    /// JSON with comments, trailing commas and missing commas; any other
+    /// fault (a cut, an unquoted key) refuses the whole file (seen with
+    /// 1.0.102 on the same cases, which `jsonc-parser`'s crate reads alike
+    /// with those three allowances: [`crate::json::lenient_options`]).
+    Lenient,
+}
+
 /// A skill a release ships in its `builtin-skills/NAME/SKILL.md` and
 /// lists with `source: "builtin"` after every discovered skill
 /// ([`Profile::builtin_skills`]). 1.0.102 also ships `discover-resources`,
@@ -399,6 +417,18 @@ pub(crate) struct Profile {
     pub hook_groups: bool,
     /// Which skill names a release takes.
     pub skill_names: SkillNames,
+    /// How the user's `~/.copilot/mcp-config.json` is read.
+    pub user_mcp_json: UserJson,
+    /// Whether a path-specific instruction file whose front matter is not
+    /// valid YAML still gives its `applyTo` from its line
+    /// ([`crate::scoped::apply_to`]); without it the file has no
+    /// `applyTo` and is inlined whole, as one without front matter (1.0.24
+    /// `app.js`: the instruction reader keeps only `excludeAgent: []` and
+    /// the text when the front matter does not parse; seen with 1.0.24 on
+    /// case `oracle.copilot_broken_front_matter.home-copilot-broken-front-matter`:
+    /// the repository's and the user's file inlined, listed by 1.0.102
+    /// for `src/**` and `lib/**`).
+    pub front_matter_line_fallback: bool,
 }
 
 /// Which skill names a release takes, besides the length
@@ -499,6 +529,8 @@ const OF_1_0_24: Profile = Profile {
     disable_all_hooks: true,
     hook_groups: true,
     skill_names: SkillNames::Punctuated,
+    user_mcp_json: UserJson::Tolerant,
+    front_matter_line_fallback: false,
 };
 
 /// The facts of 1.0.11, the release before which every fact bisected
@@ -576,6 +608,8 @@ const TABLE: &[Profile] = &[
         disable_all_hooks: true,
         hook_groups: true,
         skill_names: SkillNames::Punctuated,
+        user_mcp_json: UserJson::Lenient,
+        front_matter_line_fallback: true,
     },
 ];
 
@@ -662,6 +696,10 @@ pub(crate) enum Fact {
     HookGroups,
     /// [`Profile::skill_names`].
     SkillNames,
+    /// [`Profile::user_mcp_json`].
+    UserMcpJson,
+    /// [`Profile::front_matter_line_fallback`].
+    FrontMatterLineFallback,
 }
 
 impl TableFact<Profile> for Fact {
@@ -728,6 +766,10 @@ impl TableFact<Profile> for Fact {
             Fact::DisableAllHooks => f.disable_all_hooks = n.disable_all_hooks,
             Fact::HookGroups => f.hook_groups = n.hook_groups,
             Fact::SkillNames => f.skill_names = n.skill_names,
+            Fact::UserMcpJson => f.user_mcp_json = n.user_mcp_json,
+            Fact::FrontMatterLineFallback => {
+                f.front_matter_line_fallback = n.front_matter_line_fallback
+            }
         }
     }
 }
@@ -879,6 +921,13 @@ pub(crate) const CHANGES: &[Change] = &[
         evidence: "bisected (case `fuzz.copilot.92`): 1.0.39 inlines `lower.instructions.md` only, 1.0.40 `Upper.Instructions.md` too",
     },
     Change {
+        fact: Fact::FrontMatterLineFallback,
+        name: "front_matter_line_fallback",
+        since: "1.0.48",
+        summary: "A path-specific instruction file whose front matter is not valid YAML gives its `applyTo` from its line, and is listed for it rather than inlined whole.",
+        evidence: "bisected (case `oracle.copilot_broken_front_matter.home-copilot-broken-front-matter`): 1.0.47 inlines the user's file, 1.0.48 lists it for `lib/**`",
+    },
+    Change {
         fact: Fact::McpRequiresArgs,
         name: "mcp_requires_args",
         since: "1.0.49",
@@ -919,6 +968,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "1.0.61",
         summary: "`.github/mcp.json` configures MCP servers when the directory has no `.mcp.json`.",
         evidence: "bisected (case `copilot.github_mcp_only`): 1.0.60 lists no server, 1.0.61 lists `github-only` (changelog 1.0.61)",
+    },
+    Change {
+        fact: Fact::UserMcpJson,
+        name: "user_mcp_json",
+        since: "1.0.62",
+        summary: "The user's `~/.copilot/mcp-config.json` is no longer read error-tolerantly: comments and trailing or missing commas pass, a cut file starts none of its servers.",
+        evidence: "bisected (case `fuzz.copilot.home.8`, a file cut after its first server): 1.0.61 starts `search0`, 1.0.62 none (1.0.77 cannot run here); 1.0.62 was seen to start the servers of the rows with comments and trailing commas (cases `oracle.copilot_user_mcp_json.*`), its missing commas not observed",
     },
     Change {
         fact: Fact::AlwaysOnTexts,
@@ -1188,6 +1244,11 @@ mod tests {
         assert!(of("1.0.92").enabled_plugins_in_config);
         assert!(!of("1.0.20").enabled_plugins_read && of("1.0.22").enabled_plugins_read);
         assert!(!of("1.0.102").enabled_plugins_in_config);
+        assert_eq!(of("1.0.61").user_mcp_json, UserJson::Tolerant);
+        assert_eq!(of("1.0.62").user_mcp_json, UserJson::Lenient);
+        assert!(
+            !of("1.0.47").front_matter_line_fallback && of("1.0.48").front_matter_line_fallback
+        );
         let short = |v| of(v).shipped_skills()[0].description == CLOUD_AGENT_SETUP;
         assert!(short("1.0.39") && !short("1.0.40"));
     }

@@ -224,8 +224,9 @@ fn globs(v: Option<&Value>) -> Option<Vec<String>> {
 
 /// The globs of a user instruction file's text as release `profile`
 /// reads them, with the key read: the first of [`keys`] the front matter
-/// holds (from its line when the front matter is not valid YAML, as
-/// [`placed`] does, without reporting); the globs `None` when absent. Seen
+/// holds (from its line when the front matter is not valid YAML and the
+/// release reads it so, [`line_fallback`], as [`placed`] does, without
+/// reporting); the globs `None` when absent. Seen
 /// with 1.0.102 on case `fuzz.copilot.home.0`: a user file with `paths:`
 /// and no `applyTo` listed for its `paths`, as the repository's are;
 /// 1.0.24 inlines it (behaviour `copilot.user-instructions-paths`).
@@ -236,7 +237,7 @@ pub(crate) fn apply_to(profile: &Profile, text: &TextFile) -> (&'static str, Opt
     };
     let value = match &fm.value {
         Ok(v) => Cow::Borrowed(v),
-        Err(_) => match keys.iter().find_map(|k| line_value(&fm.yaml, k)) {
+        Err(_) => match line_fallback(profile, &fm.yaml) {
             Some(v) => Cow::Owned(v),
             None => return (keys[0], None),
         },
@@ -247,6 +248,17 @@ pub(crate) fn apply_to(profile: &Profile, text: &TextFile) -> (&'static str, Opt
         .find(|k| value.get(*k).is_some())
         .unwrap_or(keys[0]);
     (key, globs(value.get(key)))
+}
+
+/// The keys of a front matter `yaml` that is not valid YAML, read from
+/// their lines when the release does ([`Profile::front_matter_line_fallback`],
+/// the first of [`keys`] that has a line); `None` otherwise: the file then
+/// has no `applyTo` and is inlined whole.
+fn line_fallback(profile: &Profile, yaml: &str) -> Option<Value> {
+    if !profile.front_matter_line_fallback {
+        return None;
+    }
+    keys(profile).iter().find_map(|k| line_value(yaml, k))
 }
 
 /// The value of `key` read from its line when the front matter is not
@@ -308,24 +320,37 @@ pub(crate) fn excluded_by(text: &TextFile) -> Option<&'static str> {
 }
 
 /// The front matter of the instruction file `path` is not valid YAML
-/// (`error`): an `invalid-yaml` diagnostic; Copilot CLI then reads `key`
-/// from its line ([`line_value`]).
-pub(crate) fn invalid_front_matter(path: &RepoPath, error: &ParseError, key: &str) -> Diagnostic {
-    problems::invalid_syntax(
-        path,
-        "YAML",
-        error,
-        &format!("Copilot CLI then takes `{key}` from its line as written (seen with 1.0.102: `applyTo: [unclosed` became the glob `[unclosed`)"),
-        SourceFormat::Markdown,
-    )
+/// (`error`): an `invalid-yaml` diagnostic; Copilot CLI `profile` then
+/// reads `key` from its line ([`line_value`]) or, before
+/// [`Profile::front_matter_line_fallback`], no `applyTo` at all.
+pub(crate) fn invalid_front_matter(
+    profile: &Profile,
+    path: &RepoPath,
+    error: &ParseError,
+    key: &str,
+) -> Diagnostic {
+    let effect = if profile.front_matter_line_fallback {
+        format!("Copilot CLI then takes `{key}` from its line as written (seen with 1.0.102: `applyTo: [unclosed` became the glob `[unclosed`)")
+    } else {
+        format!(
+            "Copilot CLI {} then reads no `{key}` and inlines the file whole, front matter included, for every file (seen with 1.0.24)",
+            profile.release
+        )
+    };
+    problems::invalid_syntax(path, "YAML", error, &effect, SourceFormat::Markdown)
 }
 
 /// The front-matter problem of the user's instruction file `path`, read
-/// as `text`: its YAML is not valid ([`invalid_front_matter`]).
-pub(crate) fn user_front_matter_problem(path: &RepoPath, text: &TextFile) -> Option<Diagnostic> {
+/// as `text` by release `profile`: its YAML is not valid
+/// ([`invalid_front_matter`]).
+pub(crate) fn user_front_matter_problem(
+    profile: &Profile,
+    path: &RepoPath,
+    text: &TextFile,
+) -> Option<Diagnostic> {
     let fm = text.front_matter()?;
     let e = fm.value.as_ref().err()?;
-    Some(invalid_front_matter(path, e, "applyTo"))
+    Some(invalid_front_matter(profile, path, e, "applyTo"))
 }
 
 /// The matcher of one glob, relative to the git root (`**` crosses
@@ -434,10 +459,8 @@ fn placed(
         Some(f) => match &f.value {
             Ok(v) => Some(Cow::Borrowed(v)),
             Err(e) => {
-                cx.diag(invalid_front_matter(path, e, keys[0]));
-                keys.iter()
-                    .find_map(|k| line_value(&f.yaml, k))
-                    .map(Cow::Owned)
+                cx.diag(invalid_front_matter(profile, path, e, keys[0]));
+                line_fallback(profile, &f.yaml).map(Cow::Owned)
             }
         },
         None => None,
@@ -542,8 +565,23 @@ pub(crate) fn excluded(
 
 #[cfg(test)]
 mod tests {
-    use super::{always, globs, line_value, matcher};
+    use super::{always, globs, line_fallback, line_value, matcher};
+    use crate::profile::of;
     use serde_json::json;
+
+    /// A front matter that is not valid YAML gives `applyTo` from its line
+    /// from 1.0.48 on (bisected, case
+    /// `oracle.copilot_broken_front_matter.home-copilot-broken-front-matter`),
+    /// nothing before: the file is then inlined whole.
+    #[test]
+    fn the_line_fallback_starts_with_1_0_48() {
+        let yaml = "applyTo: \"lib/**\"\n  : [unbalanced";
+        assert_eq!(line_fallback(&of("1.0.47"), yaml), None);
+        assert_eq!(
+            line_fallback(&of("1.0.48"), yaml),
+            Some(json!({"applyTo": "lib/**"}))
+        );
+    }
 
     /// `applyTo` is a comma-separated string or a list; `**` means always.
     #[test]

@@ -98,7 +98,9 @@ pub(crate) fn path_specific(
         let Some(text) = read(machine, &path, profile.user_instructions_non_utf8(), diags) else {
             continue;
         };
-        diags.extend(crate::scoped::user_front_matter_problem(&path, &text));
+        diags.extend(crate::scoped::user_front_matter_problem(
+            profile, &path, &text,
+        ));
         if let Some(name) = crate::scoped::excluded_by(&text) {
             let mut e = crate::scoped::excluded(&path, &RepoPath::root(), &text, name);
             e.source.scope = SourceScope::User;

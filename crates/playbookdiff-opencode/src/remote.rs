@@ -19,7 +19,13 @@
 //! `wellknown` makes OpenCode fetch its address's configuration
 //! (`Config.loadInstanceState` walks `Object.entries` of the sign-ins).
 //! Text that does not parse leaves the file in charge. Read in the
-//! shipped bundle of 1.18.33.
+//! shipped bundle of 1.18.33, and seen with it (cases
+//! `oracle.opencode_wellknown.*`, the recorder serving the organisation's
+//! document on loopback): from `auth.json`'s entry, and from the
+//! variable's entry without `key` and `token` over an `auth.json` that
+//! holds none, the document was fetched and its `instructions` (a file
+//! sent at startup after `AGENTS.md`), agent, command and MCP server were
+//! all loaded.
 //!
 //! An offline analysis cannot fetch that configuration: for each such
 //! entry one `user-config-unavailable` diagnostic names the layer by the

@@ -71,7 +71,18 @@ pub struct Case {
     /// test gives the adapter the same values.
     #[serde(default)]
     pub env: BTreeMap<String, String>,
+    /// A document (workspace-relative, `oracle/wellknown/NAME.json`) the
+    /// recorder serves at `/.well-known/opencode` of its loopback server,
+    /// whose address stands for `@WELLKNOWN@` in the fixture home's files
+    /// (an OpenCode sign-in of type `wellknown` in `auth.json`);
+    /// [`home_copy`] puts [`WELLKNOWN_STAND_IN`] there.
+    pub wellknown: Option<String>,
 }
+
+/// The address that stands for the recorder's loopback server in a
+/// fixture home's files ([`Case::wellknown`]): the port differs from run
+/// to run, the host name the adapter reports does not.
+pub const WELLKNOWN_STAND_IN: &str = "http://127.0.0.1";
 
 fn dot() -> String {
     ".".into()
@@ -216,8 +227,8 @@ pub fn materialize(case: &Case, temps: &mut Vec<tempfile::TempDir>) -> Option<Pa
 /// `root`: a copy in a temporary directory kept in `temps`, with `@REPO@`
 /// in its text files replaced by `root`'s canonical path (the agent ran on
 /// a copy elsewhere, so a `projects` key or trust entry names this copy
-/// instead), `@REPO_UPPER@` by that path in upper case, and `@HOME@` by
-/// the copy's own path; a link whose target is `@REPO@` leads to `root` (an `installPath` of
+/// instead), `@REPO_UPPER@` by that path in upper case, `@WELLKNOWN@` by
+/// [`WELLKNOWN_STAND_IN`], and `@HOME@` by the copy's own path; a link whose target is `@REPO@` leads to `root` (an `installPath` of
 /// Claude Code's `installed_plugins.json`). `None` for a case without a
 /// home; panics when it is missing.
 pub fn home_copy(
@@ -232,6 +243,7 @@ pub fn home_copy(
     let repo = repo.to_str().expect("a UTF-8 path");
     replace_in_files(dir.path(), "@REPO@", repo);
     replace_in_files(dir.path(), "@REPO_UPPER@", &repo.to_uppercase());
+    replace_in_files(dir.path(), "@WELLKNOWN@", WELLKNOWN_STAND_IN);
     link_to_repo(dir.path(), std::path::Path::new(repo));
     let own = dir.path().to_str().expect("a UTF-8 path").to_string();
     replace_in_files(dir.path(), "@HOME@", &own);

@@ -190,13 +190,18 @@ fn case_machine(case: &Case, root: &Path, temps: &mut Vec<tempfile::TempDir>) ->
 
 /// `machine` with the case's environment (`[case.env]`), as the recorder
 /// gave it to the agent: `@HOME@` is the fixture home `home`, `@REPO@`
-/// the repository `root`; each variable handed over as the adapter that
+/// the repository `root`, `@WELLKNOWN@` the stand-in of the recorder's
+/// loopback server (`WELLKNOWN_STAND_IN`); each variable handed over as the adapter that
 /// declares it reads it ([`playbookdiff_registry::EnvVariable`]).
 fn with_case_env(mut machine: Machine, case: &Case, home: &Path, root: &Path) -> Machine {
     for (name, value) in &case.env {
         let value = value
             .replace("@HOME@", home.to_str().expect("UTF-8 home"))
-            .replace("@REPO@", root.to_str().expect("UTF-8 repository"));
+            .replace("@REPO@", root.to_str().expect("UTF-8 repository"))
+            .replace(
+                "@WELLKNOWN@",
+                playbookdiff_testkit::oracle::WELLKNOWN_STAND_IN,
+            );
         let var = *playbookdiff_registry::ADAPTERS
             .iter()
             .flat_map(|a| a.environment())

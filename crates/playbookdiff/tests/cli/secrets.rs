@@ -177,3 +177,65 @@ fn the_secret_bearing_servers_are_listed_by_name() {
         }
     }
 }
+
+/// The oracle case whose fixture home signs in to an organisation
+/// (`oracle.opencode_wellknown.home-opencode-wellknown`: a `wellknown`
+/// entry in OpenCode's `auth.json` whose token holds the marker): in
+/// local mode, in both formats, from the file and from
+/// `OPENCODE_AUTH_CONTENT`, no part of the token reaches the terminal,
+/// while the sign-in's layer is reported.
+#[test]
+fn no_secret_of_the_wellknown_sign_in_case_is_printed() {
+    use playbookdiff_testkit::oracle::{cases, home_copy, materialize};
+    let id = "oracle.opencode_wellknown.home-opencode-wellknown";
+    let case = cases().into_iter().find(|c| c.id == id).expect(id);
+    let mut temps = Vec::new();
+    let root = materialize(&case, &mut temps).expect("a fixture");
+    let home = home_copy(&case, &root, &mut temps).expect("a fixture home");
+    let auth = std::fs::read_to_string(home.join(".local/share/opencode/auth.json")).unwrap();
+    assert!(auth.contains(MARKER), "the case's token holds the marker");
+    let empty = tempfile::tempdir().unwrap();
+    let managed = tempfile::tempdir().unwrap();
+    for (home, content) in [(home.as_path(), None), (empty.path(), Some(auth.as_str()))] {
+        for format in ["text", "json"] {
+            let mut cmd = Command::cargo_bin("playbookdiff").unwrap();
+            cmd.arg("compile")
+                .arg(&root)
+                .args(["--harness", "opencode", "--format", format])
+                .args(["--mode", "local", "--managed-root"])
+                .arg(managed.path())
+                .env("CLICOLOR_FORCE", "1")
+                .env_remove("NO_COLOR");
+            for name in ["OPENCODE_AUTH_CONTENT", "XDG_DATA_HOME", "XDG_CONFIG_HOME"] {
+                cmd.env_remove(name);
+            }
+            // The variable is read from the environment of a real home
+            // (`HOME`), not with `--home`.
+            match content {
+                Some(text) => cmd.env("HOME", home).env("OPENCODE_AUTH_CONTENT", text),
+                None => cmd.arg("--home").arg(home),
+            };
+            let out = cmd.output().unwrap();
+            let what = format!(
+                "--format {format}, from the variable: {}",
+                content.is_some()
+            );
+            assert!(out.status.success(), "{what}: {out:?}");
+            let stdout = String::from_utf8(out.stdout).unwrap();
+            let stderr = String::from_utf8(out.stderr).unwrap();
+            for (stream, text) in [("stdout", &stdout), ("stderr", &stderr)] {
+                if let Some(line) = text.lines().find(|l| l.contains(MARKER)) {
+                    panic!("{what}: a secret reached {stream}: {line}");
+                }
+            }
+            let reported = match format {
+                "json" => stdout.contains("user-config-unavailable"),
+                _ => true,
+            };
+            assert!(
+                reported && stdout.contains("127.0.0.1"),
+                "{what}: the sign-in's layer is reported"
+            );
+        }
+    }
+}
