@@ -14,7 +14,7 @@
 //! `codex debug prompt-input` output on a small repository (before 0.120.0,
 //! the first request of `codex exec`).
 
-use playbookdiff_model::profile::{at_least, ReleaseChange};
+use playbookdiff_model::profile::{at_least, FactsMemo, ReleaseChange};
 
 /// How the skill listing names each `SKILL.md`
 /// (`codex-rs/core-skills/src/render.rs`, `SkillLine`, the alias plan).
@@ -821,12 +821,16 @@ pub const CHANGES: &[Change] = &[
 /// The facts for `version`: the first row's, with each fact of
 /// [`CHANGES`] taken from its first release on from the row it leads to
 /// (the first row whose `from` is at or after the change's `since`).
+/// Computed once per release ([`FactsMemo`]).
 pub fn facts_for(version: &str) -> Facts {
-    let mut facts = TABLE[0].facts;
-    for c in CHANGES.iter().filter(|c| at_least(version, c.since)) {
-        c.fact.take(&mut facts, &row_of(c).facts);
-    }
-    facts
+    static FACTS: FactsMemo<Facts> = FactsMemo::new();
+    FACTS.get(version, || {
+        let mut facts = TABLE[0].facts;
+        for c in CHANGES.iter().filter(|c| at_least(version, c.since)) {
+            c.fact.take(&mut facts, &row_of(c).facts);
+        }
+        facts
+    })
 }
 
 /// The row whose facts change `c` brings: the first at or after its

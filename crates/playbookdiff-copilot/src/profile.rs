@@ -21,7 +21,9 @@
 
 use playbookdiff_adapter::hooks::Events;
 use playbookdiff_adapter::problems::NonUtf8;
-use playbookdiff_model::profile::{facts_of, BuiltinSkill, ProfileRow, ReleaseChange, TableFact};
+use playbookdiff_model::profile::{
+    facts_of, BuiltinSkill, FactsMemo, ProfileRow, ReleaseChange, TableFact,
+};
 
 /// How `.github/instructions/**/*.instructions.md` reach the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1127,7 +1129,8 @@ pub(crate) const FIRST_MODELLED: &str = "0.0.388";
 /// [`CHANGES`]). A release outside the window gets the facts of the
 /// nearest end (the caller has said so with a diagnostic).
 pub(crate) fn of(version: &str) -> Profile {
-    facts_of(TABLE, CHANGES, version)
+    static FACTS: FactsMemo<Profile> = FactsMemo::new();
+    FACTS.get(version, || facts_of(TABLE, CHANGES, version))
 }
 
 impl ProfileRow for Profile {

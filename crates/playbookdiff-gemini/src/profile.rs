@@ -11,7 +11,9 @@
 //! release from 0.19.4 to 0.61.0: the first row's facts, each replaced by
 //! the next row's from its first release on.
 
-use playbookdiff_model::profile::{facts_of, BuiltinSkill, ProfileRow, ReleaseChange, TableFact};
+use playbookdiff_model::profile::{
+    facts_of, BuiltinSkill, FactsMemo, ProfileRow, ReleaseChange, TableFact,
+};
 
 /// How the context files found at startup are ordered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -631,7 +633,8 @@ const MEMORY_REWRITE_SINCE: &str = "0.40.0";
 /// [`CHANGES`]). A release outside the window gets the facts of the
 /// nearest end (the caller has said so with a diagnostic).
 pub(crate) fn of(version: &str) -> Profile {
-    facts_of(TABLE, CHANGES, version)
+    static FACTS: FactsMemo<Profile> = FactsMemo::new();
+    FACTS.get(version, || facts_of(TABLE, CHANGES, version))
 }
 
 impl ProfileRow for Profile {

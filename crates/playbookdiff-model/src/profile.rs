@@ -167,6 +167,41 @@ pub fn facts_of<R: ProfileRow, F: TableFact<R>>(
     facts
 }
 
+/// The facts of each release asked for, computed once: a version table's
+/// [`facts_of`] walks every change and row with [`compare_versions`]
+/// (about 190,000 instructions for Copilot CLI's table), and an analysis
+/// asks for the same release at every launch directory (`check
+/// --all-dirs`: once per compilation). Holds one entry per distinct
+/// release asked for (a handful: the requested release, and `upgrade`'s
+/// two); `R` is a table row or facts value, copied out.
+pub struct FactsMemo<R: 'static>(std::sync::Mutex<Vec<(String, R)>>);
+
+impl<R: Copy> FactsMemo<R> {
+    /// An empty memo, for a `static`.
+    pub const fn new() -> Self {
+        Self(std::sync::Mutex::new(Vec::new()))
+    }
+
+    /// The facts of `version`: the stored value, or `compute()` stored.
+    /// A poisoned lock (a panic while another thread held it) is taken
+    /// over: the entries are whole values, pushed after being computed.
+    pub fn get(&self, version: &str, compute: impl FnOnce() -> R) -> R {
+        let mut held = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, facts)) = held.iter().find(|(v, _)| v == version) {
+            return *facts;
+        }
+        let facts = compute();
+        held.push((version.to_string(), facts));
+        facts
+    }
+}
+
+impl<R: Copy> Default for FactsMemo<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// The releases of the rows of a version table (`table`, oldest first)
 /// that [`facts_of`] does not give back from the first row and the
 /// bisected `changes`: a fact differs between two rows and no change
@@ -314,6 +349,23 @@ pub fn select_profile(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A release's facts are computed once, whatever the number of
+    /// compilations that ask; each release asked for keeps its own.
+    #[test]
+    fn facts_memo_computes_each_release_once() {
+        let memo: FactsMemo<u32> = FactsMemo::new();
+        let calls = std::cell::Cell::new(0);
+        let facts = |n| {
+            calls.set(calls.get() + 1);
+            n
+        };
+        assert_eq!(memo.get("1.0.24", || facts(24)), 24);
+        assert_eq!(memo.get("1.0.24", || facts(0)), 24);
+        assert_eq!(memo.get("1.0.102", || facts(102)), 102);
+        assert_eq!(memo.get("1.0.24", || facts(0)), 24);
+        assert_eq!(calls.get(), 2);
+    }
 
     #[test]
     fn version_forms() {

@@ -15,7 +15,9 @@
 //! every modelled release, as far as the releases sampled before 1.18.33
 //! showed (`oracle/bisect/opencode.older.json`).
 
-use playbookdiff_model::profile::{facts_of, BuiltinSkill, ProfileRow, ReleaseChange, TableFact};
+use playbookdiff_model::profile::{
+    facts_of, BuiltinSkill, FactsMemo, ProfileRow, ReleaseChange, TableFact,
+};
 
 /// Where the release lists the skills to the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -407,7 +409,8 @@ pub(crate) const BUILTIN_SKILL: BuiltinSkill = BuiltinSkill {
 /// [`CHANGES`]). A release outside the window gets the facts of the
 /// nearest end (the caller has said so with a diagnostic).
 pub(crate) fn of(version: &str) -> Profile {
-    facts_of(TABLE, CHANGES, version)
+    static FACTS: FactsMemo<Profile> = FactsMemo::new();
+    FACTS.get(version, || facts_of(TABLE, CHANGES, version))
 }
 
 impl ProfileRow for Profile {
