@@ -288,6 +288,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         extras::extension_subagents(&mut cx, profile, (&all, m, &exts), &mut out.subagents);
     }
     out.permissions = policies::compile(&mut cx, profile, (machine, &exts), &all);
+    policies::withheld_mcp_tools(&out.permissions, &mut out.mcp_servers);
     out.plugins = extensions::plugins(&exts, &out);
     extras::report(&mut cx);
     policies::report_workspace(&mut cx);
@@ -393,7 +394,7 @@ fn assumptions(
     user_layers_read: bool,
 ) -> Vec<String> {
     let settings = if user_layers_read {
-        "Gemini CLI starts without `--extensions` (`-e`, which names the extensions to load instead of `extension-enablement.json`), no admin or security setting blocks an extension (`admin.extensions.enabled`, `security.allowedExtensions`, `security.blockGitExtensions`), and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_SYSTEM_DEFAULTS_PATH, GEMINI_CLI_HOME) moves a settings file."
+        "Gemini CLI starts without `--extensions` (`-e`, which names the extensions to load instead of `extension-enablement.json`), no admin or security setting blocks an extension (`admin.extensions.enabled`, `security.allowedExtensions`, `security.blockGitExtensions`), and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_SYSTEM_DEFAULTS_PATH, GEMINI_CLI_HOME) moves a settings file, and no launch flag adds policy rules or replaces a settings list (`--policy`, `--admin-policy`, `--allowed-tools`, `--allowed-mcp-server-names`, `--approval-mode`): the policies are those of the settings and the policy folders they name."
     } else {
         "No user, system or extension setting changes `context.fileName`, `context.memoryBoundaryMarkers` or the MCP servers, and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_HOME) moves a settings file."
     };
