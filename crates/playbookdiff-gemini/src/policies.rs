@@ -15,8 +15,13 @@
 //! (tier 3) is never read: `disableWorkspacePolicies` is `true` and
 //! nothing clears it in either release.
 //!
+//! From 0.36.0 the settings' `policyPaths` replace the user's folder and
+//! `adminPolicyPaths` add files of the admin tier (module `paths`).
+//!
 //! A tool call takes the decision of the highest-priority rule that
-//! matches it. Before any call, a tool whose highest-priority rule
+//! matches it; of rules of equal priority, the one loaded first (the
+//! system's folder, then the user's, files by name, rules in file order,
+//! then the settings' lists, then the extensions'; [`outranks`]). Before any call, a tool whose highest-priority rule
 //! without a pattern (`argsPattern`, `commandPrefix`, `commandRegex`)
 //! is a `deny` is withheld from the model (`PolicyEngine.getExcludedTools`),
 //! and so is every tool an active extension's `excludeTools` names
@@ -228,12 +233,13 @@ pub(super) const USER_DIR: &str = ".gemini/policies";
 pub(super) const ADMIN_DIR: &str = "etc/gemini-cli/policies";
 
 /// The permission settings of the machine's policies (local mode, with
-/// `machine`), of the settings' tool lists (module `tool_lists`: every
-/// settings file of `all`) and of the active extensions' policies and
-/// `excludeTools`: admin rules first, then the user's, then the settings'
-/// `tools.exclude` and `tools.allowed`, then the extensions' (files by
-/// name, rules in file order), then the built-in tools `tools.core` leaves
-/// out; each `honoured` as the policy engine ranks it.
+/// `machine`; module `paths`), of the settings' tool lists (module
+/// `tool_lists`: every settings file of `all`) and of the active
+/// extensions' policies and `excludeTools`, in the order Gemini CLI loads
+/// them: admin rules first, then the user's, then the settings' lists,
+/// then the extensions' (files by name, rules in file order), then the
+/// built-in tools `tools.core` leaves out; each `honoured` as the policy
+/// engine ranks it.
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     profile: &Profile,
@@ -593,7 +599,12 @@ fn honoured(rule: &Rule, at: usize, all: &[Rule]) -> Verdict {
     let above = |(j, r): &(usize, &Rule)| {
         r.active() && outranks((*j, r), (at, rule)) && r.covers(&rule.tool)
     };
-    let above: Vec<&Rule> = all.iter().enumerate().filter(above).map(|(_, r)| r).collect();
+    let above: Vec<&Rule> = all
+        .iter()
+        .enumerate()
+        .filter(above)
+        .map(|(_, r)| r)
+        .collect();
     if let Some(r) = above.iter().find(|r| r.condition.is_none()) {
         return Verdict::No {
             reason: format!(
@@ -918,8 +929,15 @@ mod tests {
         let settings: Vec<PermissionSetting> = (0..all.len()).map(|i| setting(i, &all)).collect();
         let mut servers = [server("docs"), server("web"), server("other")];
         withheld_mcp_tools(&settings, &mut servers);
-        assert!(servers[0].reason.contains("withholds every tool"), "{}", servers[0].reason);
-        assert!(servers[1].reason.is_empty(), "an allowed tool stays offered");
+        assert!(
+            servers[0].reason.contains("withholds every tool"),
+            "{}",
+            servers[0].reason
+        );
+        assert!(
+            servers[1].reason.is_empty(),
+            "an allowed tool stays offered"
+        );
         assert!(servers[2].reason.is_empty());
     }
 

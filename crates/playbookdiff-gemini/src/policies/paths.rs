@@ -72,7 +72,9 @@ pub(super) fn rules(
     for path in &admin {
         let mut rules = read(cx, machine, path, Tier::Admin);
         if ignored {
-            rules.iter_mut().for_each(|r| r.dropped = Some(ADMIN_IGNORED));
+            rules
+                .iter_mut()
+                .for_each(|r| r.dropped = Some(ADMIN_IGNORED));
         }
         out.extend(rules);
     }
@@ -132,11 +134,7 @@ fn read(cx: &mut Cx<'_, '_>, machine: &Machine, path: &str, tier: Tier) -> Vec<R
 /// an absolute path on the machine, a relative one below the launch
 /// directory (in the repository); `None` for a path that leaves it or
 /// cannot be named.
-fn resolve<'m>(
-    cx: &Cx<'_, '_>,
-    machine: &'m Machine,
-    path: &str,
-) -> Option<(Place<'m>, RepoPath)> {
+fn resolve<'m>(cx: &Cx<'_, '_>, machine: &'m Machine, path: &str) -> Option<(Place<'m>, RepoPath)> {
     let path = path.trim_end_matches('/');
     if path == "~" {
         return Some((Place::Machine(machine), RepoPath::on_machine("~", "")?));

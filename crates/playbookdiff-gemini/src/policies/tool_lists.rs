@@ -409,12 +409,19 @@ mod tests {
             290,
         );
         assert!(listed(text, "0.61.0").contains(&narrowing));
-        assert!(!listed(text, "0.34.0").iter().any(|r| r.0 == ToolList::Narrowing));
+        assert!(!listed(text, "0.34.0")
+            .iter()
+            .any(|r| r.0 == ToolList::Narrowing));
         let plain = r#"{"tools": {"allowed": ["run_shell_command", "glob"]}}"#;
-        assert!(!listed(plain, "0.61.0").iter().any(|r| r.0 == ToolList::Narrowing));
+        assert!(!listed(plain, "0.61.0")
+            .iter()
+            .any(|r| r.0 == ToolList::Narrowing));
         // The shell tool stays offered: its conditional allow outranks the deny.
         let all = rules(&user_settings(text), &crate::profile::of("0.61.0"));
-        let at = all.iter().position(|r| r.list == Some(ToolList::Narrowing)).unwrap();
+        let at = all
+            .iter()
+            .position(|r| r.list == Some(ToolList::Narrowing))
+            .unwrap();
         assert!(matches!(
             super::super::honoured(&all[at], at, &all),
             playbookdiff_model::Verdict::Unknown { .. }
@@ -426,7 +433,9 @@ mod tests {
         let text = r#"{"tools": {"confirmationRequired": ["replace", "ShellTool", "run_shell_command(git)"]}}"#;
         let asks: Vec<String> = listed(text, "0.61.0")
             .into_iter()
-            .filter(|r| r.0 == ToolList::ConfirmationRequired && r.2 == Decision::AskUser && r.3 == 350)
+            .filter(|r| {
+                r.0 == ToolList::ConfirmationRequired && r.2 == Decision::AskUser && r.3 == 350
+            })
             .map(|r| r.1)
             .collect();
         assert_eq!(asks, ["replace", "run_shell_command"]);
@@ -440,7 +449,10 @@ mod tests {
             .into_iter()
             .find(|r| r.1 == "*")
             .unwrap();
-        assert_eq!((star.0, star.2, star.3), (ToolList::CoreDeny, Decision::Deny, 240));
+        assert_eq!(
+            (star.0, star.2, star.3),
+            (ToolList::CoreDeny, Decision::Deny, 240)
+        );
     }
 
     #[test]
