@@ -162,9 +162,11 @@ pub(super) fn rules(all: &Settings, profile: &Profile) -> Vec<Rule> {
                 out.push(deny(ToolList::Narrowing, w, "run_shell_command"));
             }
             (ToolList::Core, Some(w)) => {
-                out.push(deny(ToolList::CoreDeny, w, "*"));
+                // The tools the `*` deny refuses by name come first: they
+                // are that rule's effect, not rules it outranks.
                 let refused = refused(all).into_iter();
                 out.extend(refused.map(|t| deny(ToolList::CoreDeny, w, t)));
+                out.push(deny(ToolList::CoreDeny, w, "*"));
             }
             _ => {}
         }
