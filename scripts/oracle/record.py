@@ -2163,7 +2163,8 @@ def gemini_tool_rules(home, cwd):
     a tool from the model: policy files (`~/.gemini/policies/*.toml`, the
     workspace's `.gemini/policies/*.toml`), an extension's policies or
     `excludeTools`, or a settings file's tool lists (`tools.exclude`,
-    `tools.allowed`, `tools.core`)."""
+    `tools.allowed`, `tools.core`, `tools.confirmationRequired`) or
+    policy paths (`policyPaths`, `adminPolicyPaths`)."""
     folders = [home / ".gemini" / "policies", cwd / ".gemini" / "policies"]
     folders += [d / "policies" for _, d in gemini_extension_dirs(home)]
     if any(f.is_dir() and any(f.glob("*.toml")) for f in folders):
@@ -2177,19 +2178,26 @@ def gemini_tool_rules(home, cwd):
     return False
 
 
-GEMINI_TOOL_LISTS = ("exclude", "allowed", "core")
+GEMINI_TOOL_LISTS = ("exclude", "allowed", "core", "confirmationRequired")
+
+# The settings' top-level keys that name policy files or folders.
+GEMINI_POLICY_PATHS = ("policyPaths", "adminPolicyPaths")
 
 
 def gemini_tool_lists(path):
     """The settings file `path` parsed, when it is plain JSON whose
-    `tools` object sets a tool list (`exclude`, `allowed`, `core`);
-    `None` otherwise."""
+    `tools` object sets a tool list (`GEMINI_TOOL_LISTS`) or which sets a
+    policy path (`GEMINI_POLICY_PATHS`); `None` otherwise."""
     try:
         value = json.loads(path.read_text())
     except (OSError, ValueError):
         return None
-    tools = value.get("tools") if isinstance(value, dict) else None
+    if not isinstance(value, dict):
+        return None
+    tools = value.get("tools")
     if isinstance(tools, dict) and any(k in tools for k in GEMINI_TOOL_LISTS):
+        return value
+    if any(k in value for k in GEMINI_POLICY_PATHS):
         return value
     return None
 
@@ -2198,7 +2206,7 @@ def gemini_tools_changed(exe, cwd, env, work, body):
     """How the tools the main request `body` offers the model differ from
     those the same launch offers with an empty home (only the API-key
     sign-in), without the workspace's `.gemini/policies` and without its
-    settings' tool lists: the built-in tools the home's policies,
+    settings' tool lists and policy paths: the built-in tools the home's policies,
     extensions and settings, the workspace settings' tool lists (or the
     workspace's policies, were they read) withhold (`toolsWithheld`) and
     those their allow rules add to a headless run (`toolsAdded`), each
@@ -2222,7 +2230,10 @@ def gemini_tools_changed(exe, cwd, env, work, body):
     kept = ws_settings.read_text() if listed else None
     if listed:
         for k in GEMINI_TOOL_LISTS:
-            listed["tools"].pop(k, None)
+            if isinstance(listed.get("tools"), dict):
+                listed["tools"].pop(k, None)
+        for k in GEMINI_POLICY_PATHS:
+            listed.pop(k, None)
         ws_settings.write_text(json.dumps(listed))
     try:
         run_logged([NODE, str(exe), "-p", "hi"], cwd, env, work / "bare.out", work / "bare.err")

@@ -115,6 +115,27 @@ class OpencodeToolSkills(unittest.TestCase):
         self.assertEqual(record.opencode_tool_skills({}), [])
 
 
+class GeminiToolLists(unittest.TestCase):
+    """Which settings files make the recorder compare the tools offered."""
+
+    def lists(self, value):
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "settings.json"
+            path.write_text(json.dumps(value))
+            return record.gemini_tool_lists(path)
+
+    def test_a_list_or_a_policy_path_counts(self):
+        for value in ({"tools": {"confirmationRequired": ["replace"]}},
+                      {"tools": {"exclude": ["glob"]}},
+                      {"policyPaths": ["~/team"]},
+                      {"adminPolicyPaths": ["/opt/org.toml"]}):
+            self.assertEqual(self.lists(value), value)
+
+    def test_other_settings_do_not(self):
+        self.assertIsNone(self.lists({"tools": {"sandbox": True}, "mcp": {}}))
+        self.assertIsNone(self.lists(["policyPaths"]))
+
+
 if __name__ == "__main__":
     unittest.main()
 

@@ -22,7 +22,8 @@
 //! * **Skills** (`skills`): `.gemini/skills` and `.agents/skills` of cwd.
 //! * **MCP servers** (`mcp`): `mcpServers` of the workspace settings.
 //! * **Permissions** (`policies`): the workspace settings' `tools.exclude`,
-//!   `tools.allowed` and `tools.core` as rules of the policy engine.
+//!   `tools.allowed`, `tools.core` and `tools.confirmationRequired` as
+//!   rules of the policy engine.
 //! * **Hooks** (`hooks`): `hooks` of the workspace settings, under Gemini
 //!   CLI's own event names, each mapped to its cross-harness meaning.
 //! * **Commands** (`commands`): `.gemini/commands/**/*.toml`
@@ -39,10 +40,11 @@
 //! the layer `plugin`, named `extension:NAME`), and the settings Gemini
 //! CLI merges (system defaults, user, workspace, system), their hooks
 //! included, and the policy engine's rules (module `policies`: the
-//! system's and the user's `policies/*.toml`, the extensions' policies and
-//! `excludeTools`, and the settings' `tools.exclude`, `tools.allowed`
-//! and `tools.core`, the workspace's in repo mode too) as permission
-//! settings. The workspace's
+//! system's and the user's `policies/*.toml` or the policy files the
+//! settings' `policyPaths` and `adminPolicyPaths` name, the extensions'
+//! policies and `excludeTools`, and the settings' `tools.exclude`,
+//! `tools.allowed`, `tools.core` and `tools.confirmationRequired`, the
+//! workspace's in repo mode too) as permission settings. The workspace's
 //! `.gemini/policies`, which Gemini CLI never reads, is reported.
 //!
 //! Architecture invariant: the adapter never fails and never panics; every
@@ -194,18 +196,18 @@ pub const SURFACES: &[Surface] = &[
         .tokens(&["$VAR", "${VAR}"]),
     SETTINGS,
     Surface::new(SurfaceKind::Permissions, SETTINGS.pattern)
-        .keys(&["tools.exclude", "tools.allowed", "tools.core"])
-        .note("Rules of the policy engine: `tools.exclude` withholds, `tools.allowed` runs without confirmation, `tools.core` keeps only the built-in tools it names."),
+        .keys(&["tools.exclude", "tools.allowed", "tools.core", "tools.confirmationRequired", "policyPaths", "adminPolicyPaths"])
+        .note("Rules of the policy engine: `tools.exclude` withholds, `tools.allowed` runs without confirmation, `tools.core` keeps only the built-in tools it names, `tools.confirmationRequired` asks (0.39.1); `policyPaths` and `adminPolicyPaths` (0.36.0, local mode) name policy files or folders of the user and admin tiers."),
     Surface::new(SurfaceKind::Settings, "~/.gemini/settings.json")
-        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded", "hooks", "hooksConfig.enabled", "hooksConfig.disabled", "tools.exclude", "tools.allowed", "tools.core"])
+        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded", "hooks", "hooksConfig.enabled", "hooksConfig.disabled", "tools.exclude", "tools.allowed", "tools.core", "tools.confirmationRequired", "policyPaths", "adminPolicyPaths"])
         .scope(Scope::User)
         .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Settings, "/etc/gemini-cli/settings.json")
-        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded", "hooks", "hooksConfig.enabled", "hooksConfig.disabled", "tools.exclude", "tools.allowed", "tools.core"])
+        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded", "hooks", "hooksConfig.enabled", "hooksConfig.disabled", "tools.exclude", "tools.allowed", "tools.core", "tools.confirmationRequired", "policyPaths", "adminPolicyPaths"])
         .scope(Scope::Managed)
         .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Settings, "/etc/gemini-cli/system-defaults.json")
-        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded", "hooks", "hooksConfig.enabled", "hooksConfig.disabled", "tools.exclude", "tools.allowed", "tools.core"])
+        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded", "hooks", "hooksConfig.enabled", "hooksConfig.disabled", "tools.exclude", "tools.allowed", "tools.core", "tools.confirmationRequired", "policyPaths", "adminPolicyPaths"])
         .scope(Scope::Managed)
         .note("Read in local mode only (`--mode local`), below the user's settings."),
     Surface::new(SurfaceKind::Permissions, "**/.gemini/policies/*.toml")
@@ -288,6 +290,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         extras::extension_subagents(&mut cx, profile, (&all, m, &exts), &mut out.subagents);
     }
     out.permissions = policies::compile(&mut cx, profile, (machine, &exts), &all);
+    policies::withheld_mcp_tools(&out.permissions, &mut out.mcp_servers);
     out.plugins = extensions::plugins(&exts, &out);
     extras::report(&mut cx);
     policies::report_workspace(&mut cx);
@@ -364,14 +367,13 @@ fn machine_settings(
 /// user's and the system's policies (module `policies`), and the user's,
 /// system defaults' and system settings' `context.fileName`,
 /// `context.memoryBoundaryMarkers`, `mcpServers`, `mcp.allowed`,
-/// `mcp.excluded`, `hooks`, `hooksConfig` and tool lists (`tools.exclude`,
-/// `tools.allowed`, `tools.core`: module `policies`) are read.
-const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[UnreadLayer {
-    code: DiagnosticCode::UserConfigUnavailable,
-    what: "The settings' `tools.confirmationRequired` (0.61) and supplemental policy paths (`adminPolicyPaths`, `--policy`, `--admin-policy`)",
-    effect: "they add policy rules that allow or withhold tools",
-    todo: "list the rules with `/policies list` in Gemini CLI",
-}];
+/// `mcp.excluded`, `hooks`, `hooksConfig`, tool lists (`tools.exclude`,
+/// `tools.allowed`, `tools.core`, `tools.confirmationRequired`) and
+/// policy paths (`policyPaths`, `adminPolicyPaths`: module `policies`)
+/// are read. The launch flags that add rules (`--policy`,
+/// `--admin-policy`, `--allowed-tools`) are an assumption of the
+/// compilation, not a layer.
+const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[];
 
 /// One diagnostic per layer of `unread`, and the runtime note on MCP
 /// servers.
@@ -393,7 +395,7 @@ fn assumptions(
     user_layers_read: bool,
 ) -> Vec<String> {
     let settings = if user_layers_read {
-        "Gemini CLI starts without `--extensions` (`-e`, which names the extensions to load instead of `extension-enablement.json`), no admin or security setting blocks an extension (`admin.extensions.enabled`, `security.allowedExtensions`, `security.blockGitExtensions`), and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_SYSTEM_DEFAULTS_PATH, GEMINI_CLI_HOME) moves a settings file."
+        "Gemini CLI starts without `--extensions` (`-e`, which names the extensions to load instead of `extension-enablement.json`), no admin or security setting blocks an extension (`admin.extensions.enabled`, `security.allowedExtensions`, `security.blockGitExtensions`), and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_SYSTEM_DEFAULTS_PATH, GEMINI_CLI_HOME) moves a settings file, and no launch flag adds policy rules or replaces a settings list (`--policy`, `--admin-policy`, `--allowed-tools`, `--allowed-mcp-server-names`, `--approval-mode`): the policies are those of the settings and the policy folders they name."
     } else {
         "No user, system or extension setting changes `context.fileName`, `context.memoryBoundaryMarkers` or the MCP servers, and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_HOME) moves a settings file."
     };

@@ -15,8 +15,13 @@
 //! (tier 3) is never read: `disableWorkspacePolicies` is `true` and
 //! nothing clears it in either release.
 //!
+//! From 0.36.0 the settings' `policyPaths` replace the user's folder and
+//! `adminPolicyPaths` add files of the admin tier (module `paths`).
+//!
 //! A tool call takes the decision of the highest-priority rule that
-//! matches it. Before any call, a tool whose highest-priority rule
+//! matches it; of rules of equal priority, the one loaded first (the
+//! system's folder, then the user's, files by name, rules in file order,
+//! then the settings' lists, then the extensions'; [`outranks`]). Before any call, a tool whose highest-priority rule
 //! without a pattern (`argsPattern`, `commandPrefix`, `commandRegex`)
 //! is a `deny` is withheld from the model (`PolicyEngine.getExcludedTools`),
 //! and so is every tool an active extension's `excludeTools` names
@@ -26,6 +31,7 @@
 //! an admin allow offering one the user denies), on
 //! `oracle.local_gemini_policies.home-gemini-policies.managed-gemini-policies`.
 
+mod paths;
 mod tool_lists;
 
 use crate::extensions::Extension;
@@ -33,10 +39,11 @@ use crate::settings::Settings;
 use crate::{Cx, Profile, READ_LIMIT};
 use playbookdiff_adapter::problems::{self, quote};
 use playbookdiff_model::{
-    ActionKind, Diagnostic, DiagnosticCode, PermissionEffect, PermissionScope, PermissionSetting,
-    RepoPath, Severity, SourceFormat, SourceRef, Verdict,
+    ActionKind, Applicability, Diagnostic, DiagnosticCode, McpServer, PermissionEffect,
+    PermissionScope, PermissionSetting, RepoPath, Severity, SourceFormat, SourceRef, Verdict,
 };
-use playbookdiff_source::{EntryKind, Machine, ParseError, SourceError};
+use playbookdiff_source::{DirEntry, EntryKind, Machine, ParseError, SourceError, TextFile};
+use std::sync::Arc;
 use toml::Value;
 use tool_lists::ToolList;
 
@@ -194,6 +201,12 @@ impl Rule {
                 quote(&self.source.path)
             );
         }
+        if self.list == Some(ToolList::Narrowing) {
+            return format!(
+                "the deny of every other shell command that a shell command in `tools.allowed` of {} adds (priority 290 in the user tier)",
+                quote(&self.source.path)
+            );
+        }
         if let Some(list) = self.list {
             return format!(
                 "`{}` of {} (`{decision}`, priority {} in the user tier)",
@@ -213,19 +226,20 @@ impl Rule {
 }
 
 /// The user's policies folder, below the home.
-const USER_DIR: &str = ".gemini/policies";
+pub(super) const USER_DIR: &str = ".gemini/policies";
 
 /// The system's policies folder (`Storage.getSystemPoliciesDir` on
 /// Linux; no variable moves it).
-const ADMIN_DIR: &str = "etc/gemini-cli/policies";
+pub(super) const ADMIN_DIR: &str = "etc/gemini-cli/policies";
 
 /// The permission settings of the machine's policies (local mode, with
-/// `machine`), of the settings' tool lists (module `tool_lists`: every
-/// settings file of `all`) and of the active extensions' policies and
-/// `excludeTools`: admin rules first, then the user's, then the settings'
-/// `tools.exclude` and `tools.allowed`, then the extensions' (files by
-/// name, rules in file order), then the built-in tools `tools.core` leaves
-/// out; each `honoured` as the policy engine ranks it.
+/// `machine`; module `paths`), of the settings' tool lists (module
+/// `tool_lists`: every settings file of `all`) and of the active
+/// extensions' policies and `excludeTools`, in the order Gemini CLI loads
+/// them: admin rules first, then the user's, then the settings' lists,
+/// then the extensions' (files by name, rules in file order), then the
+/// built-in tools `tools.core` leaves out; each `honoured` as the policy
+/// engine ranks it.
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     profile: &Profile,
@@ -234,20 +248,16 @@ pub(crate) fn compile(
 ) -> Vec<PermissionSetting> {
     let mut rules = Vec::new();
     if let Some(machine) = machine {
-        if let Some(dir) = RepoPath::on_machine("/", ADMIN_DIR) {
-            rules.extend(folder(cx, machine, &dir, Tier::Admin, None));
-        }
-        if let Some(dir) = RepoPath::on_machine("~", USER_DIR) {
-            rules.extend(folder(cx, machine, &dir, Tier::User, None));
-        }
+        rules.extend(paths::rules(cx, profile, machine, all));
     }
     rules.extend(tool_lists::rules(all, profile));
     for ext in extensions.iter().filter(|e| e.active()) {
         if let (Some(m), Some(dir)) = (machine, ext.file("policies")) {
-            rules.extend(folder(cx, m, &dir, Tier::Extension, Some(ext)));
+            let place = Place::Machine(m);
+            rules.extend(folder(cx, place, &dir, Tier::Extension, Some(ext)));
         }
     }
-    let mut out: Vec<PermissionSetting> = rules.iter().map(|r| setting(r, &rules)).collect();
+    let mut out: Vec<PermissionSetting> = (0..rules.len()).map(|i| setting(i, &rules)).collect();
     if profile.headless_ask_denies {
         headless_asks(cx, &rules, &out);
     }
@@ -258,16 +268,44 @@ pub(crate) fn compile(
     out
 }
 
+/// Where a policy file lies: on the machine (`~/...`, `/...`), or in the
+/// repository (a relative policy path, resolved from the launch
+/// directory).
+#[derive(Clone, Copy)]
+enum Place<'m> {
+    Machine(&'m Machine),
+    Repo,
+}
+
+impl Place<'_> {
+    /// The entries of `dir`; `None` when it is not a readable directory
+    /// (in the repository: when it holds nothing).
+    fn list_dir(self, cx: &Cx<'_, '_>, dir: &RepoPath) -> Option<Vec<DirEntry>> {
+        match self {
+            Place::Machine(m) => m.list_dir(dir).ok(),
+            Place::Repo => Some(cx.repo.list_dir(dir).to_vec()).filter(|e| !e.is_empty()),
+        }
+    }
+
+    /// The text of `path`, at most [`READ_LIMIT`] bytes.
+    fn read_text(self, cx: &Cx<'_, '_>, path: &RepoPath) -> Result<Arc<TextFile>, SourceError> {
+        match self {
+            Place::Machine(m) => m.read_text(path, READ_LIMIT),
+            Place::Repo => cx.repo.read_text(path, READ_LIMIT),
+        }
+    }
+}
+
 /// The rules of the `.toml` files of `dir` (by name; regular files only),
 /// in tier `tier`, for the extension `ext` when it is one's.
 fn folder(
     cx: &mut Cx<'_, '_>,
-    machine: &Machine,
+    place: Place<'_>,
     dir: &RepoPath,
     tier: Tier,
     ext: Option<&Extension>,
 ) -> Vec<Rule> {
-    let Ok(mut entries) = machine.list_dir(dir) else {
+    let Some(mut entries) = place.list_dir(cx, dir) else {
         return Vec::new();
     };
     entries.sort_by(|a, b| a.name.cmp(&b.name));
@@ -286,18 +324,18 @@ fn folder(
         if let Some(ext) = ext {
             source = source.in_plugin(&ext.key());
         }
-        out.extend(file(cx, machine, source, tier));
+        out.extend(file(cx, place, source, tier));
     }
     out
 }
 
 /// The rules of the policy file of `source`; none, reported, when it
 /// cannot be read, is not TOML or fails the schema.
-fn file(cx: &mut Cx<'_, '_>, machine: &Machine, source: SourceRef, tier: Tier) -> Vec<Rule> {
+fn file(cx: &mut Cx<'_, '_>, place: Place<'_>, source: SourceRef, tier: Tier) -> Vec<Rule> {
     let path = source.path.clone();
     let effect =
         "Gemini CLI skips this policy file (\"Policy file error\") and starts without its rules";
-    let text = match machine.read_text(&path, READ_LIMIT) {
+    let text = match place.read_text(cx, &path) {
         Ok(t) => t,
         Err(SourceError::NotFound(_)) => return Vec::new(),
         Err(e) => {
@@ -508,9 +546,26 @@ fn one_rule(
     Ok(out)
 }
 
-/// Whether `rule` is honoured in a session in the `default` approval
-/// mode, against every rule of `all`.
-fn honoured(rule: &Rule, all: &[Rule]) -> Verdict {
+/// Whether rule `a` (its index in the rules as loaded, and the rule)
+/// comes before rule `b` in the policy engine's order: a higher rank, or
+/// the same rank and loaded first. The engine sorts its rules by
+/// priority with JavaScript's stable `sort` (`PolicyEngine`'s
+/// constructor and `addRule`, 0.34.0 and 0.61.0) and takes the first that
+/// matches, so a tie goes to the rule loaded first: the policy folders in
+/// the order Gemini CLI lists them (`getPolicyDirectories`: the system's,
+/// then the user's), the files of a folder by name (Node's `readdir`,
+/// sorted by libuv's `scandir`), the rules of a file in order, then the
+/// settings' lists, then the extensions' rules. Seen with 0.34.0 and
+/// 0.61.0 on case `oracle.local_gemini_policies.home-gemini-policy-ties`.
+fn outranks(a: (usize, &Rule), b: (usize, &Rule)) -> bool {
+    let (ra, rb) = (a.1.rank(), b.1.rank());
+    ra > rb || (ra == rb && a.0 < b.0)
+}
+
+/// Whether rule `at` of `all` (`rule`) is honoured in a session in the
+/// `default` approval mode, against every rule of `all` (in the order
+/// Gemini CLI loads them).
+fn honoured(rule: &Rule, at: usize, all: &[Rule]) -> Verdict {
     if let Some(why) = rule.dropped {
         return Verdict::No {
             reason: why.to_string(),
@@ -541,8 +596,16 @@ fn honoured(rule: &Rule, all: &[Rule]) -> Verdict {
             source: None,
         };
     }
-    let above = |r: &&Rule| r.active() && r.rank() > rule.rank() && r.covers(&rule.tool);
-    if let Some(r) = all.iter().filter(above).find(|r| r.condition.is_none()) {
+    let above = |(j, r): &(usize, &Rule)| {
+        r.active() && outranks((*j, r), (at, rule)) && r.covers(&rule.tool)
+    };
+    let above: Vec<&Rule> = all
+        .iter()
+        .enumerate()
+        .filter(above)
+        .map(|(_, r)| r)
+        .collect();
+    if let Some(r) = above.iter().find(|r| r.condition.is_none()) {
         return Verdict::No {
             reason: format!(
                 "Outranked for every call of `{}` by {}.",
@@ -553,8 +616,8 @@ fn honoured(rule: &Rule, all: &[Rule]) -> Verdict {
         };
     }
     if rule.condition.is_none() && rule.decision == Decision::Deny {
-        let asks = |r: &&Rule| r.condition.is_some() && r.decision != Decision::Deny;
-        if let Some(r) = all.iter().filter(above).find(asks) {
+        let asks = |r: &&&Rule| r.condition.is_some() && r.decision != Decision::Deny;
+        if let Some(r) = above.iter().find(asks) {
             return Verdict::Unknown {
                 reason: format!(
                     "{} decides the calls it matches, so Gemini CLI still offers `{}` to the model; this deny applies to the others.",
@@ -567,23 +630,29 @@ fn honoured(rule: &Rule, all: &[Rule]) -> Verdict {
     Verdict::Yes
 }
 
-/// The permission setting of `rule`, honoured against `all`.
-fn setting(rule: &Rule, all: &[Rule]) -> PermissionSetting {
+/// The permission setting of rule `at` of `all`, honoured against them.
+fn setting(at: usize, all: &[Rule]) -> PermissionSetting {
+    let rule = &all[at];
     let key = match rule.list {
         Some(list) => list.key().to_string(),
         None => format!("rule[{}] {}", rule.number, rule.decision.as_str()),
     };
+    // The narrowing deny shares its key with the list's own entries.
+    let id_key = match rule.list {
+        Some(ToolList::Narrowing) => format!("{key}:narrowing"),
+        _ => key.clone(),
+    };
     let value = rule.value();
     PermissionSetting {
         id: format!(
-            "{}:permission:{}:{key}:{value}",
+            "{}:permission:{}:{id_key}:{value}",
             crate::HARNESS.as_str(),
             rule.source.path
         ),
         key,
         effect: rule.decision.effect(),
         source: rule.source.clone(),
-        honoured: honoured(rule, all),
+        honoured: honoured(rule, at, all),
         denies: (rule.decision == Decision::Deny)
             .then(|| {
                 denies(
@@ -663,6 +732,55 @@ fn excluded_honoured(entry: &str) -> Verdict {
         };
     }
     Verdict::Yes
+}
+
+/// Says, in the `reason` of each MCP server of `servers` that Gemini CLI
+/// starts, when the permission settings `permissions` withhold every tool
+/// it may offer: an honoured deny without a condition whose tool name is
+/// `*`, or ends in `*` and starts like the server's tools
+/// (`mcp_SERVER_`, Gemini CLI's fully qualified MCP tool names:
+/// `formatMcpToolName`, 0.34.0 and 0.61.0), with no honoured allow or
+/// ask of one of its tools (which would rank above the deny, or be
+/// outranked). The server still starts; the model cannot call it. The
+/// analysis never connects to a server, so a rule or an `excludeTools`
+/// entry naming one of its tools (`mcp_docs_search`, or the bare
+/// `search`, which `ToolRegistry.isActiveTool` also matches) withholds
+/// that tool only, which is not knowable here. Read in the code, not
+/// observed: the recorder starts no MCP server.
+pub(crate) fn withheld_mcp_tools(permissions: &[PermissionSetting], servers: &mut [McpServer]) {
+    for server in servers
+        .iter_mut()
+        .filter(|s| s.applicability == Applicability::Effective)
+    {
+        let tools = format!("mcp_{}_", server.name);
+        let whole = |p: &&PermissionSetting| {
+            p.effect == PermissionEffect::Deny
+                && p.honoured == Verdict::Yes
+                && p.value
+                    .strip_suffix('*')
+                    .is_some_and(|head| !head.contains([' ', '(']) && tools.starts_with(head))
+        };
+        let offered = |p: &PermissionSetting| {
+            p.effect != PermissionEffect::Deny
+                && !matches!(p.honoured, Verdict::No { .. })
+                && p.value.starts_with(&tools)
+        };
+        let Some(deny) = permissions.iter().find(whole) else {
+            continue;
+        };
+        if permissions.iter().any(offered) {
+            continue;
+        }
+        server.reason = format!(
+            "{} Gemini CLI starts it, but withholds every tool it offers from the model: `{}` of {} denies `{}`.",
+            server.reason,
+            deny.key,
+            quote(&deny.source.path),
+            deny.value
+        )
+        .trim_start()
+        .to_string();
+    }
 }
 
 /// One `workspace-policies-ignored` diagnostic per `.toml` file of the
@@ -759,8 +877,8 @@ mod tests {
         let admin = rule(Tier::Admin, 0, Decision::Deny);
         let user = rule(Tier::User, 999, Decision::Allow);
         let all = [admin.clone(), user.clone()];
-        assert_eq!(honoured(&admin, &all), Verdict::Yes);
-        assert!(matches!(honoured(&user, &all), Verdict::No { .. }));
+        assert_eq!(honoured(&admin, 0, &all), Verdict::Yes);
+        assert!(matches!(honoured(&user, 1, &all), Verdict::No { .. }));
         let star = Rule {
             tool: "*".into(),
             ..rule(Tier::Admin, 1, Decision::Deny)
@@ -771,5 +889,67 @@ mod tests {
             ..star.clone()
         };
         assert!(mcp.covers("mcp_docs_search") && !mcp.covers("glob"));
+    }
+
+    /// A rule of `tool` with `decision` at priority 100 of the user tier.
+    fn user_rule(tool: &str, decision: Decision) -> Rule {
+        Rule {
+            tool: tool.into(),
+            condition: None,
+            prefix: None,
+            decision,
+            priority: 100,
+            tier: Tier::User,
+            modes: Vec::new(),
+            interactive: None,
+            number: 1,
+            source: SourceRef::project(RepoPath::root(), SourceFormat::Toml),
+            dropped: None,
+            list: None,
+            replaced_by: None,
+        }
+    }
+
+    #[test]
+    fn a_deny_of_every_tool_of_a_server_is_said_on_the_server() {
+        let server = |name: &str| {
+            let source = SourceRef::project(RepoPath::root(), SourceFormat::Json);
+            McpServer::new(name.into(), name, source, Applicability::Effective)
+        };
+        let rule = |tool: &str, decision| {
+            let mut r = user_rule(tool, decision);
+            r.priority = if decision == Decision::Deny { 100 } else { 200 };
+            r
+        };
+        let all = [
+            rule("mcp_docs_*", Decision::Deny),
+            rule("mcp_web_*", Decision::Deny),
+            rule("mcp_web_fetch", Decision::Allow),
+        ];
+        let settings: Vec<PermissionSetting> = (0..all.len()).map(|i| setting(i, &all)).collect();
+        let mut servers = [server("docs"), server("web"), server("other")];
+        withheld_mcp_tools(&settings, &mut servers);
+        assert!(
+            servers[0].reason.contains("withholds every tool"),
+            "{}",
+            servers[0].reason
+        );
+        assert!(
+            servers[1].reason.is_empty(),
+            "an allowed tool stays offered"
+        );
+        assert!(servers[2].reason.is_empty());
+    }
+
+    #[test]
+    fn a_tie_goes_to_the_rule_loaded_first() {
+        let deny = user_rule("glob", Decision::Deny);
+        let allow = user_rule("glob", Decision::Allow);
+        let all = [deny.clone(), allow.clone()];
+        assert_eq!(honoured(&deny, 0, &all), Verdict::Yes);
+        assert!(matches!(honoured(&allow, 1, &all), Verdict::No { .. }));
+        let all = [allow.clone(), deny.clone()];
+        assert_eq!(honoured(&allow, 0, &all), Verdict::Yes);
+        assert!(matches!(honoured(&deny, 1, &all), Verdict::No { .. }));
     }
 }

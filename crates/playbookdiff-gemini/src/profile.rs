@@ -272,6 +272,32 @@ pub(crate) struct Profile {
     /// `replace` and `activate_skill` added). 0.34.0 only registers the
     /// built-in tools `tools.core` names.
     pub core_tools_policy: bool,
+    /// Whether the merged settings' `policyPaths` and `adminPolicyPaths`
+    /// name policy files or folders: `policyPaths` in place of
+    /// `~/.gemini/policies` (user tier), `adminPolicyPaths` in the admin
+    /// tier unless the system's policies folder holds a `.toml` file
+    /// (`loadCliConfig` passes `argv.policy ?? settings.policyPaths` and
+    /// `argv.adminPolicy ?? settings.adminPolicyPaths`, 0.61.0's bundle;
+    /// seen with 0.61.0 on case
+    /// `oracle.local_gemini_policies.home-gemini-settings-policies`).
+    /// 0.34.0 reads only the `--policy` flag (`policyPaths: argv.policy`
+    /// in `dist/src/config/config.js`).
+    pub settings_policy_paths: bool,
+    /// Whether the settings' `tools.confirmationRequired` adds an
+    /// `ask_user` rule of priority 4.35 (`CONFIRMATION_REQUIRED_PRIORITY`)
+    /// per entry (`createPolicyEngineConfig`, 0.61.0's bundle; seen with
+    /// 0.61.0 on case
+    /// `oracle.local_gemini_policies.home-gemini-settings-policies`:
+    /// `replace` offered to a headless run). 0.34.0 has no such setting.
+    pub confirmation_required: bool,
+    /// Whether a `tools.allowed` entry with a shell command
+    /// (`run_shell_command(git status)`) also adds a deny of the shell
+    /// tool 0.01 under the allow, priority 4.29 ("Narrowing
+    /// Enforcement", `mapToolsToRules` in `createPolicyEngineConfig`,
+    /// 0.61.0's bundle), so that every other command is denied; the tool
+    /// stays offered (a conditional allow outranks the deny). 0.34.0
+    /// leaves other commands to the lower rules.
+    pub shell_allow_narrowing: bool,
 }
 
 impl Profile {
@@ -325,6 +351,9 @@ const TABLE: &[Profile] = &[
         extension_command_colon: false,
         headless_ask_denies: true,
         core_tools_policy: false,
+        settings_policy_paths: false,
+        confirmation_required: false,
+        shell_allow_narrowing: false,
     },
     Profile {
         release: "0.34.0",
@@ -343,6 +372,9 @@ const TABLE: &[Profile] = &[
         extension_command_colon: false,
         headless_ask_denies: true,
         core_tools_policy: false,
+        settings_policy_paths: false,
+        confirmation_required: false,
+        shell_allow_narrowing: false,
     },
     Profile {
         release: "0.61.0",
@@ -361,6 +393,9 @@ const TABLE: &[Profile] = &[
         extension_command_colon: true,
         headless_ask_denies: false,
         core_tools_policy: true,
+        settings_policy_paths: true,
+        confirmation_required: true,
+        shell_allow_narrowing: true,
     },
 ];
 
@@ -408,6 +443,12 @@ pub(crate) enum Fact {
     HeadlessAskDenies,
     /// [`Profile::core_tools_policy`].
     CoreToolsPolicy,
+    /// [`Profile::settings_policy_paths`].
+    SettingsPolicyPaths,
+    /// [`Profile::confirmation_required`].
+    ConfirmationRequired,
+    /// [`Profile::shell_allow_narrowing`].
+    ShellAllowNarrowing,
 }
 
 /// [`Fact::JitContextOffAgain`] takes the first row's values, not
@@ -444,6 +485,9 @@ impl TableFact<Profile> for Fact {
             }
             Fact::HeadlessAskDenies => facts.headless_ask_denies = newer.headless_ask_denies,
             Fact::CoreToolsPolicy => facts.core_tools_policy = newer.core_tools_policy,
+            Fact::SettingsPolicyPaths => facts.settings_policy_paths = newer.settings_policy_paths,
+            Fact::ConfirmationRequired => facts.confirmation_required = newer.confirmation_required,
+            Fact::ShellAllowNarrowing => facts.shell_allow_narrowing = newer.shell_allow_narrowing,
         }
     }
 }
@@ -504,6 +548,13 @@ pub(crate) const CHANGES: &[Change] = &[
         evidence: "bisected on the agent's code: the package of 0.35.3 lacks `isExtensionPrefix` (the test in `SlashCommandResolver.getRenamedName` that picks `:` for an extension), that of 0.36.0 holds it; seen with 0.34.0 (`/docs-kit.deploy`) and 0.61.0 (`/docs-kit:deploy`) on case `oracle.local_gemini_extensions.home-gemini-extensions`",
     },
     Change {
+        fact: Fact::SettingsPolicyPaths,
+        name: "settings_policy_paths",
+        since: "0.36.0",
+        summary: "The settings' `policyPaths` (in place of `~/.gemini/policies`) and `adminPolicyPaths` (the admin tier) name policy files and folders.",
+        evidence: "bisected (case `oracle.local_gemini_policies.home-gemini-settings-policies`, `toolsWithheld`): 0.35.3 offers `glob` and `read_file`, which the policies of `~/team-policies` and `~/org-policies/org.toml` deny, 0.36.0 withholds both",
+    },
+    Change {
         fact: Fact::JitContextOffAgain,
         name: "jit_context_off_again",
         since: "0.36.0",
@@ -537,6 +588,20 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "0.39.1",
         summary: "The settings' `tools.core` adds policy rules: an `allow` for each tool it names and a `*` deny under them, so the named tools run without confirmation and every other tool, an MCP server's too, is denied.",
         evidence: "bisected on the agent's code: the package of 0.39.0 lacks `Core Tools Allowlist Enforcement` (the `*` deny `createPolicyEngineConfig` adds under `tools.core`), that of 0.39.1 holds it; seen with 0.61.0 on case `oracle.local_gemini_tool_lists.home-gemini-tool-lists` (`toolsAdded`: `activate_skill`, `replace`)",
+    },
+    Change {
+        fact: Fact::ConfirmationRequired,
+        name: "confirmation_required",
+        since: "0.39.1",
+        summary: "The settings' `tools.confirmationRequired` adds an `ask_user` rule of priority 4.35 for each tool it names.",
+        evidence: "bisected (case `oracle.local_gemini_policies.home-gemini-settings-policies`, `toolsAdded`): 0.39.0 does not offer `replace`, which `tools.confirmationRequired` names, to a headless run, 0.39.1 does",
+    },
+    Change {
+        fact: Fact::ShellAllowNarrowing,
+        name: "shell_allow_narrowing",
+        since: "0.39.1",
+        summary: "A `tools.allowed` entry with a shell command also denies every other shell command (a deny of `run_shell_command` at priority 4.29).",
+        evidence: "bisected on the agent's code: the package of 0.39.0 lacks `(Narrowing Enforcement)` (the source of the deny `createPolicyEngineConfig` adds under a shell command of `tools.allowed`), that of 0.39.1 holds it; the tool list does not show it (the command's allow outranks the deny)",
     },
     Change {
         fact: Fact::Order,

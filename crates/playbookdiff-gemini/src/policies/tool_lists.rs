@@ -22,7 +22,16 @@
 //! the model. From the release of [`Profile::core_tools_policy`] on,
 //! `tools.core` also adds policy rules: an `allow` per entry (priority
 //! 4.25, shell arguments a command prefix as in `tools.allowed`) above a
-//! `*` deny (4.24) that withholds every other tool.
+//! `*` deny (4.24) that withholds every other tool. From the release of
+//! [`Profile::confirmation_required`] on, each `tools.confirmationRequired`
+//! entry (merged by replacement too) is an `ask_user` rule of priority
+//! 4.35, `ShellTool` standing for `run_shell_command` and an entry with
+//! arguments naming no tool; from the release of
+//! [`Profile::shell_allow_narrowing`] on, a `tools.allowed` entry with a
+//! shell command adds a deny of `run_shell_command` at 4.29 under its
+//! allow. The rules are added in that order after the policy files'
+//! (`tools.exclude`, `tools.allowed` and its narrowing deny,
+//! `tools.confirmationRequired`, `tools.core`), which decides a tie.
 
 use super::{Decision, Rule, Tier};
 use crate::settings::{Settings, Workspace};
@@ -37,9 +46,19 @@ pub(super) enum ToolList {
     Exclude,
     /// `tools.allowed`: `allow` at priority 300 of the user tier.
     Allowed,
+    /// The deny of `run_shell_command` under a `tools.allowed` entry with
+    /// a shell command, a release of [`Profile::shell_allow_narrowing`]:
+    /// priority 290 of the user tier.
+    Narrowing,
+    /// `tools.confirmationRequired`, a release of
+    /// [`Profile::confirmation_required`]: `ask_user` at priority 350 of
+    /// the user tier.
+    ConfirmationRequired,
     /// `tools.core`, a release of [`Profile::core_tools_policy`]: `allow`
-    /// at priority 250 of the user tier (a `*` deny at 249 under it).
+    /// at priority 250 of the user tier (a `*` deny at 240 under it).
     Core,
+    /// The `*` deny under `tools.core`: priority 240 of the user tier.
+    CoreDeny,
 }
 
 impl ToolList {
@@ -47,32 +66,35 @@ impl ToolList {
     pub(super) fn key(self) -> &'static str {
         match self {
             ToolList::Exclude => "tools.exclude",
-            ToolList::Allowed => "tools.allowed",
-            ToolList::Core => "tools.core",
+            ToolList::Allowed | ToolList::Narrowing => "tools.allowed",
+            ToolList::ConfirmationRequired => "tools.confirmationRequired",
+            ToolList::Core | ToolList::CoreDeny => "tools.core",
         }
     }
 
     fn path(self) -> [&'static str; 2] {
-        match self {
-            ToolList::Exclude => ["tools", "exclude"],
-            ToolList::Allowed => ["tools", "allowed"],
-            ToolList::Core => ["tools", "core"],
-        }
+        ["tools", self.key().trim_start_matches("tools.")]
     }
 
     fn decision(self) -> Decision {
         match self {
-            ToolList::Exclude => Decision::Deny,
+            ToolList::Exclude | ToolList::Narrowing | ToolList::CoreDeny => Decision::Deny,
             ToolList::Allowed | ToolList::Core => Decision::Allow,
+            ToolList::ConfirmationRequired => Decision::AskUser,
         }
     }
 
-    /// The rule's priority in the user tier, in thousandths.
-    fn priority(self) -> u32 {
+    /// The rule's priority in the user tier, in thousandths (the settings'
+    /// `USER_POLICY_TIER + 0.4` and so on; a deny "0.01 under" a list is
+    /// 10 thousandths under it).
+    pub(super) fn priority(self) -> u32 {
         match self {
             ToolList::Exclude => 400,
+            ToolList::ConfirmationRequired => 350,
             ToolList::Allowed => 300,
+            ToolList::Narrowing => 290,
             ToolList::Core => 250,
+            ToolList::CoreDeny => 240,
         }
     }
 }
@@ -113,6 +135,9 @@ const LATER_BUILT_IN: &[(&str, &[&str])] = &[
 /// of the files' precedence, lowest first.
 pub(super) fn rules(all: &Settings, profile: &Profile) -> Vec<Rule> {
     let mut lists = vec![ToolList::Exclude, ToolList::Allowed];
+    if profile.confirmation_required {
+        lists.push(ToolList::ConfirmationRequired);
+    }
     if profile.core_tools_policy {
         lists.push(ToolList::Core);
     }
@@ -121,15 +146,29 @@ pub(super) fn rules(all: &Settings, profile: &Profile) -> Vec<Rule> {
         let winner = (list != ToolList::Exclude)
             .then(|| winner(all, list))
             .flatten();
+        let mut kept = Vec::new();
         for file in all.by_precedence().into_iter().rev() {
             let replaced = winner
                 .as_ref()
                 .filter(|w| Some(&w.path) != file.path.as_ref());
-            out.extend(list_rules(file, list, replaced));
+            let rules = list_rules(file, list, replaced);
+            if replaced.is_none() {
+                kept.extend(rules.iter().filter(|r| r.prefix.is_some()).cloned());
+            }
+            out.extend(rules);
         }
-        if let (ToolList::Core, Some(w)) = (list, &winner) {
-            out.push(core_deny(w, "*"));
-            out.extend(refused(all).into_iter().map(|t| core_deny(w, t)));
+        match (list, &winner) {
+            (ToolList::Allowed, Some(w)) if profile.shell_allow_narrowing && !kept.is_empty() => {
+                out.push(deny(ToolList::Narrowing, w, "run_shell_command"));
+            }
+            (ToolList::Core, Some(w)) => {
+                // The tools the `*` deny refuses by name come first: they
+                // are that rule's effect, not rules it outranks.
+                let refused = refused(all).into_iter();
+                out.extend(refused.map(|t| deny(ToolList::CoreDeny, w, t)));
+                out.push(deny(ToolList::CoreDeny, w, "*"));
+            }
+            _ => {}
         }
     }
     out
@@ -143,22 +182,23 @@ fn winner(all: &Settings, list: ToolList) -> Option<SourceRef> {
         .and_then(|f| f.source(&list.path()))
 }
 
-/// The `*` deny under the `tools.core` of `source`, for `tool` (`*`, or
-/// one built-in tool it refuses by name).
-fn core_deny(source: &SourceRef, tool: &str) -> Rule {
+/// The deny `list` adds under the list of `source` ([`ToolList::Narrowing`]
+/// or [`ToolList::CoreDeny`]), for `tool` (`run_shell_command`, `*`, or
+/// one built-in tool `tools.core` refuses by name).
+fn deny(list: ToolList, source: &SourceRef, tool: &str) -> Rule {
     Rule {
         tool: tool.into(),
         condition: None,
         prefix: None,
-        decision: Decision::Deny,
-        priority: ToolList::Core.priority() - 1,
+        decision: list.decision(),
+        priority: list.priority(),
         tier: Tier::User,
         modes: Vec::new(),
         interactive: None,
         number: 0,
         source: source.clone(),
         dropped: None,
-        list: Some(ToolList::Core),
+        list: Some(list),
         replaced_by: None,
     }
 }
@@ -175,11 +215,15 @@ fn list_rules(file: &Workspace, list: ToolList, replaced_by: Option<&SourceRef>)
         .filter(|(_, e)| !e.is_empty())
         .map(|(i, entry)| {
             let (tool, prefix) = match list {
-                ToolList::Exclude => (entry.clone(), None),
                 ToolList::Allowed | ToolList::Core => allowed_entry(entry),
+                ToolList::ConfirmationRequired => (shell_alias(entry), None),
+                _ => (entry.clone(), None),
             };
-            let named = list != ToolList::Exclude && class_name(&tool);
-            let dropped = named.then_some(CLASS_NAME);
+            let dropped = if list == ToolList::ConfirmationRequired && tool.contains('(') {
+                Some(NO_ARGUMENTS)
+            } else {
+                (list != ToolList::Exclude && class_name(&tool)).then_some(CLASS_NAME)
+            };
             Rule {
                 condition: prefix.as_ref().map(|p| format!("commandPrefix {p:?}")),
                 prefix,
@@ -199,6 +243,10 @@ fn list_rules(file: &Workspace, list: ToolList, replaced_by: Option<&SourceRef>)
         .collect()
 }
 
+/// Why a `tools.confirmationRequired` entry with arguments decides
+/// nothing.
+const NO_ARGUMENTS: &str = "Gemini CLI takes each `tools.confirmationRequired` entry as a tool name (arguments are not parsed), so this entry names no tool and the rule decides no call.";
+
 /// Why a rule of a tool's class name decides nothing.
 const CLASS_NAME: &str = "It names a tool's class, not the tool: the policy engine matches tool names (`ShellTool` apart), so the rule decides no call.";
 
@@ -216,13 +264,7 @@ fn class_name(tool: &str) -> bool {
 /// its arguments a command prefix for the shell only; `ShellTool` is
 /// `run_shell_command`.
 fn allowed_entry(entry: &str) -> (String, Option<String>) {
-    let shell = |t: &str| {
-        if t == "ShellTool" {
-            "run_shell_command".to_string()
-        } else {
-            t.to_string()
-        }
-    };
+    let shell = shell_alias;
     let called = entry.strip_suffix(')').and_then(|e| e.split_once('('));
     match called {
         Some((name, args))
@@ -236,6 +278,16 @@ fn allowed_entry(entry: &str) -> (String, Option<String>) {
             (tool, prefix)
         }
         _ => (shell(entry), None),
+    }
+}
+
+/// `tool`, `ShellTool` (an alias of the shell tool, `SHELL_TOOL_NAMES`)
+/// written `run_shell_command`.
+fn shell_alias(tool: &str) -> String {
+    if tool == "ShellTool" {
+        "run_shell_command".to_string()
+    } else {
+        tool.to_string()
     }
 }
 
@@ -328,6 +380,81 @@ mod tests {
             let (t, p) = allowed_entry(entry);
             assert_eq!((t.as_str(), p.as_deref()), (tool, prefix), "{entry}");
         }
+    }
+
+    /// Settings whose user file holds `text`.
+    fn user_settings(text: &str) -> Settings {
+        let path = playbookdiff_model::RepoPath::on_machine("~", ".gemini/settings.json").unwrap();
+        Settings {
+            user: crate::settings::parse_manifest(path, text).unwrap(),
+            ..Settings::default()
+        }
+    }
+
+    /// The rules of `text` (a user settings file) for `release`, as
+    /// (list, tool, decision, priority).
+    fn listed(text: &str, release: &str) -> Vec<(ToolList, String, Decision, u32)> {
+        rules(&user_settings(text), &crate::profile::of(release))
+            .into_iter()
+            .filter(|r| r.dropped.is_none())
+            .map(|r| (r.list.unwrap(), r.tool, r.decision, r.priority))
+            .collect()
+    }
+
+    #[test]
+    fn a_shell_command_allowed_denies_the_other_commands() {
+        let text = r#"{"tools": {"allowed": ["run_shell_command(git status)", "glob"]}}"#;
+        let narrowing = (
+            ToolList::Narrowing,
+            "run_shell_command".to_string(),
+            Decision::Deny,
+            290,
+        );
+        assert!(listed(text, "0.61.0").contains(&narrowing));
+        assert!(!listed(text, "0.34.0")
+            .iter()
+            .any(|r| r.0 == ToolList::Narrowing));
+        let plain = r#"{"tools": {"allowed": ["run_shell_command", "glob"]}}"#;
+        assert!(!listed(plain, "0.61.0")
+            .iter()
+            .any(|r| r.0 == ToolList::Narrowing));
+        // The shell tool stays offered: its conditional allow outranks the deny.
+        let all = rules(&user_settings(text), &crate::profile::of("0.61.0"));
+        let at = all
+            .iter()
+            .position(|r| r.list == Some(ToolList::Narrowing))
+            .unwrap();
+        assert!(matches!(
+            super::super::honoured(&all[at], at, &all),
+            playbookdiff_model::Verdict::Unknown { .. }
+        ));
+    }
+
+    #[test]
+    fn confirmation_required_asks_from_its_release() {
+        let text = r#"{"tools": {"confirmationRequired": ["replace", "ShellTool", "run_shell_command(git)"]}}"#;
+        let asks: Vec<String> = listed(text, "0.61.0")
+            .into_iter()
+            .filter(|r| {
+                r.0 == ToolList::ConfirmationRequired && r.2 == Decision::AskUser && r.3 == 350
+            })
+            .map(|r| r.1)
+            .collect();
+        assert_eq!(asks, ["replace", "run_shell_command"]);
+        assert!(listed(text, "0.34.0").is_empty());
+    }
+
+    #[test]
+    fn the_core_deny_is_ten_thousandths_under_the_core_allows() {
+        let text = r#"{"tools": {"core": ["read_file"]}}"#;
+        let star = listed(text, "0.61.0")
+            .into_iter()
+            .find(|r| r.1 == "*")
+            .unwrap();
+        assert_eq!(
+            (star.0, star.2, star.3),
+            (ToolList::CoreDeny, Decision::Deny, 240)
+        );
     }
 
     #[test]

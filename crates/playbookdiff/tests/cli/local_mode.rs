@@ -3779,7 +3779,7 @@ fn gemini_cli_reads_the_tool_lists_of_each_settings_layer() {
     };
     // `GlobTool` names a class, so it allows nothing; `rule[2] allow
     // glob` (priority 4.001) is outranked by the `*`
-    // deny (4.249) and the deny of `glob` itself in 0.61.0.
+    // deny (4.24) and the deny of `glob` itself in 0.61.0.
     assert_eq!(new[1].3, "no");
     assert_eq!(state("list_directory"), ["no"]);
     assert_eq!(state("GlobTool"), ["no"]);
@@ -3789,6 +3789,10 @@ fn gemini_cli_reads_the_tool_lists_of_each_settings_layer() {
     // withholds the tool whatever the policies say.
     assert_eq!(state("web_fetch"), ["no"]);
     assert_eq!(state("invoke_agent"), ["yes"]);
+    // `run_shell_command(git)` in `tools.allowed` denies every other
+    // command in 0.61.0 (4.29), under the allow of `git` commands (4.3),
+    // so the shell tool stays offered: the deny decides only the others.
+    assert_eq!(state("run_shell_command"), ["unknown"]);
     // Repo mode: the workspace's lists alone.
     let out = Command::cargo_bin("playbookdiff")
         .unwrap()

@@ -215,7 +215,11 @@ pub(crate) fn gemini(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
 /// name (no condition, no wildcard) that is honoured decides every call
 /// of its tool; a deny withholds it, and so does an `ask_user` the
 /// adapter reports as a deny in a headless run (`permission-not-honoured`
-/// at its rule); an allow or another ask offers it.
+/// at its rule); an allow or another ask offers it. An honoured allow or
+/// ask with a condition (`run_shell_command (commandPrefix "git")`)
+/// offers its tool too: no rule without a condition outranks it, and
+/// `PolicyEngine.getExcludedTools` stops at the first rule of the tool
+/// that is not a conditional deny.
 fn gemini_headless_tools(cfg: &EffectiveAgentConfig) -> (BTreeSet<String>, BTreeSet<String>) {
     use playbookdiff_model::{DiagnosticCode, PermissionEffect, Verdict};
     let headless_deny = |p: &playbookdiff_model::PermissionSetting| {
@@ -237,6 +241,16 @@ fn gemini_headless_tools(cfg: &EffectiveAgentConfig) -> (BTreeSet<String>, BTree
             withheld.insert(p.value.clone());
         } else {
             offered.insert(p.value.clone());
+        }
+    }
+    let conditional = cfg.permissions.iter().filter(|p| {
+        p.honoured == Verdict::Yes && p.effect != PermissionEffect::Deny && !headless_deny(p)
+    });
+    for p in conditional {
+        if let Some((tool, _)) = p.value.split_once(" (") {
+            if !tool.contains(['*', '(']) {
+                offered.insert(tool.to_string());
+            }
         }
     }
     let offered = offered.difference(&withheld).cloned().collect();
