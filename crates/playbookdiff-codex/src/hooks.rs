@@ -17,6 +17,7 @@
 
 use crate::config::{get, span_union, Layer};
 use crate::hook_trust::HookTrust;
+use crate::profile::Facts;
 use crate::{Cx, TrustLevel, HARNESS, READ_LIMIT};
 use playbookdiff_adapter::hooks::{self, Events, Registration, Tokens};
 use playbookdiff_adapter::json::JsonDoc;
@@ -86,9 +87,10 @@ struct Reading<'x> {
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     input: &HookLayers<'_, '_, '_>,
-    hook_events: &'static [&'static str],
+    facts: &Facts,
     version: &str,
 ) -> Vec<Hook> {
+    let hook_events = facts.hook_events;
     let machine_layers = input.machine.as_ref().map_or(&[][..], |m| m.layers);
     let reading = Reading {
         events: Events {
@@ -139,6 +141,10 @@ pub(crate) fn compile(
     // `oracle.codex_hook_events`); the file keeps its
     // `hook-event-unknown` diagnostic.
     out.retain(|h| hook_events.contains(&h.event.as_str()));
+    if !facts.hooks_run {
+        not_run(cx, &out, version);
+        return Vec::new();
+    }
     if let Some(at) = input
         .machine
         .as_ref()
@@ -207,6 +213,32 @@ fn runs(
     }
     Verdict::Unknown {
         reason: TRUST_REASON.to_string(),
+    }
+}
+
+/// A release that runs no hook as it comes ([`Facts::hooks_run`]): one
+/// `hooks-disabled` diagnostic for each file that registers `hooks`, at
+/// its first registration; none of them is listed.
+fn not_run(cx: &mut Cx<'_, '_>, hooks: &[Hook], version: &str) {
+    let mut seen = Vec::new();
+    for h in hooks {
+        if seen.contains(&&h.source.path) {
+            continue;
+        }
+        seen.push(&h.source.path);
+        let n = hooks.iter().filter(|o| o.source.path == h.source.path).count();
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::HooksDisabled,
+                format!(
+                    "Codex {version} runs none of the {n} hook{} `{}` registers: hooks run as they come from Codex {} on (before, some releases run those of `hooks.json` files only with the feature `[features] codex_hooks = true`, which the analysis does not model).",
+                    if n == 1 { "" } else { "s" },
+                    h.source.path,
+                    crate::profile::HOOKS_SINCE
+                ),
+            )
+            .at(h.source.clone()),
+        );
     }
 }
 

@@ -99,9 +99,25 @@ pub struct Facts {
     pub long_description: LongDescription,
     /// The events a hook can be registered for: those the app server's
     /// `hooks/list` lists when the project registers one hook for each
-    /// event of 0.171.0 (case `oracle.codex_hook_events`); a hook of any
-    /// other event is not loaded.
+    /// event of 0.171.0 (case `oracle.codex_hook_events`, from 0.128.0),
+    /// and before it those that fire in a whole `codex exec` turn (case
+    /// `oracle.codex_hooks_fire`); a hook of any other event is not
+    /// loaded.
     pub hook_events: &'static [&'static str],
+    /// The release runs the hooks of `hooks.json` files and of the
+    /// `[hooks]` tables of configuration layers as it comes; before,
+    /// none fires (case `oracle.codex_hooks_fire`, observed through a
+    /// whole `codex exec` turn: 0.123.0 fires none of its hooks, 0.124.0
+    /// those of both files). The hooks of the releases before are the
+    /// feature `codex_hooks`, "under development" and off (`codex
+    /// features list` of 0.115.0 and 0.120.0; "stable" and on in
+    /// 0.125.0), which reads `hooks.json` files only: a layer that sets
+    /// `[features] codex_hooks = true` turns them on (seen by hand with
+    /// 0.115.0, which fires `SessionStart` and `Stop`, and 0.120.0,
+    /// which adds `UserPromptSubmit`, `PreToolUse` and `PostToolUse`);
+    /// that is not modelled. 0.100.0 has no hooks at all (its code holds
+    /// no `hooks.json`).
+    pub hooks_run: bool,
     /// `approval_policy = "untrusted"`, when it is the value the
     /// configuration layers leave, makes Codex refuse to start
     /// ("approval_policy = \"untrusted\" is no longer supported; remove
@@ -137,10 +153,14 @@ pub struct Facts {
     pub skill_name_from_folder: bool,
 }
 
-/// The hook events of the first release whose app server lists hooks
-/// (0.128.0, case `oracle.codex_hook_events`): the window's first row's,
-/// as the releases before it are not observed (behaviour
-/// `codex.hooks-listed`).
+/// The hook events of the first release that runs hooks as it comes
+/// ([`HOOKS_SINCE`]) to 0.128.0: `SessionStart`, `UserPromptSubmit`,
+/// `PreToolUse`, `PostToolUse` and `Stop` fire in a whole `codex exec`
+/// turn of 0.124.0 and 0.125.0 (case `oracle.codex_hooks_fire`);
+/// `PermissionRequest`, which no such turn raises, is in the code from
+/// 0.122.0 on (behaviour `codex.hook-event-permission-request`); the
+/// app server's `hooks/list` of 0.128.0 lists these six (case
+/// `oracle.codex_hook_events`).
 const HOOK_EVENTS_FIRST: &[&str] = &[
     "PreToolUse",
     "PermissionRequest",
@@ -413,6 +433,7 @@ pub const TABLE: &[Row] = &[
             refusal_prints: "failed to load configuration",
             long_description: LongDescription::Refused,
             hook_events: HOOK_EVENTS_FIRST,
+            hooks_run: false,
             untrusted_policy_refused: false,
             on_failure_as_on_request: false,
             project_config: false,
@@ -432,6 +453,7 @@ pub const TABLE: &[Row] = &[
             refusal_prints: "failed to load configuration",
             long_description: LongDescription::Cut,
             hook_events: HOOK_EVENTS_0_133,
+            hooks_run: true,
             untrusted_policy_refused: false,
             on_failure_as_on_request: false,
             project_config: true,
@@ -455,6 +477,7 @@ pub const TABLE: &[Row] = &[
             refusal_prints: "failed to load bootstrap configuration",
             long_description: LongDescription::Cut,
             hook_events: HOOK_EVENTS_0_171,
+            hooks_run: true,
             untrusted_policy_refused: true,
             on_failure_as_on_request: true,
             project_config: true,
@@ -500,6 +523,8 @@ pub enum Fact {
     /// [`Facts::hook_events`]: the events from the change's first
     /// release on (each new event is its own change).
     HookEvents(&'static [&'static str]),
+    /// [`Facts::hooks_run`].
+    HooksRun,
 }
 
 impl Fact {
@@ -537,6 +562,7 @@ impl Fact {
             Fact::SkillNameFromFolder => {
                 facts.skill_name_from_folder = newer.skill_name_from_folder
             }
+            Fact::HooksRun => facts.hooks_run = newer.hooks_run,
         }
     }
 }
@@ -576,6 +602,10 @@ pub const AGENTS_SKILLS_SINCE: &str = "0.94.0";
 /// The first release that reads `.claude-plugin/plugin.json`
 /// ([`Fact::ClaudePluginManifest`]); the layout's row starts there.
 pub const CLAUDE_PLUGIN_SINCE: &str = "0.122.0";
+
+/// The first release that runs a repository's hooks as it comes
+/// ([`Fact::HooksRun`]).
+pub const HOOKS_SINCE: &str = "0.124.0";
 
 /// The first release that reads `.cursor-plugin/plugin.json`
 /// ([`Fact::PluginManifests`]); the layout's row starts there.
@@ -647,6 +677,13 @@ pub const CHANGES: &[Change] = &[
         since: CLAUDE_PLUGIN_SINCE,
         summary: "`.claude-plugin/plugin.json` is a plugin manifest too: the skills below it are listed as `plugin:skill`.",
         evidence: "bisected (case `codex.x13_plugin_namespaces`): 0.121.0 lists the skill below a `.claude-plugin` manifest as `two` and one below it inside a `.codex-plugin` plugin as `outer:nine`, 0.122.0 as `clp:two` and `inner:nine`",
+    },
+    Change {
+        fact: Fact::HooksRun,
+        name: "hooks_run",
+        since: HOOKS_SINCE,
+        summary: "The hooks of `.codex/hooks.json` and of the `[hooks]` tables of `.codex/config.toml` run: `PreToolUse`, `PermissionRequest`, `PostToolUse`, `SessionStart`, `UserPromptSubmit` and `Stop`.",
+        evidence: "bisected by firing (case `oracle.codex_hooks_fire`, a hook for each event of 0.171.0 in both files, trusted, one whole `codex exec` turn): 0.123.0 fires none, 0.124.0 `SessionStart`, `UserPromptSubmit`, `PreToolUse`, `PostToolUse` and `Stop` of both files; `codex features list` shows `codex_hooks` under development and off in 0.120.0, stable and on in 0.125.0",
     },
     Change {
         fact: Fact::SystemSkills(SYSTEM_SKILLS_0_124),
@@ -908,6 +945,9 @@ mod tests {
         assert_eq!(mid.bundled_skills, SYSTEM_SKILLS_0_148);
         assert!(!facts_for("0.142.5").on_failure_as_on_request);
         assert!(facts_for("0.143.0").on_failure_as_on_request);
+        assert!(!facts_for("0.63.0").hooks_run && !facts_for("0.123.0").hooks_run);
+        assert!(facts_for(HOOKS_SINCE).hooks_run && facts_for("0.142.3").hooks_run);
+        assert_eq!(facts_for("0.124.0").hook_events, HOOK_EVENTS_FIRST);
         assert_eq!(facts_for("0.128.0").hook_events.len(), 6);
         assert!(facts_for("0.129.0").hook_events.contains(&"PreCompact"));
         assert!(!facts_for("0.132.0").hook_events.contains(&"SubagentStart"));
