@@ -300,3 +300,30 @@ class CodexHooksFired(unittest.TestCase):
         last = record.turn_events(2, None)
         self.assertEqual(last[1]["item"]["type"], "message")
         self.assertEqual(last[1]["item"]["content"][0]["text"], "done")
+
+
+def oracle_bisect():
+    """The oracle's `bisect.py` (the standard library has a `bisect`)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("oracle_bisect", Path(__file__).with_name("bisect.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class MethodsRowMerge(unittest.TestCase):
+    ROW = {"release": "0.142.3", "cases": 2, "identical": 1, "runs": 2, "seconds": 5,
+           "refusalWording": {"a": ["trusted.stderr"]}, "permissionsNotObserved": {},
+           "differs": {}, "failed": {}}
+
+    def test_a_new_case_is_added_to_the_releases_counts(self):
+        new = {"cases": 1, "identical": 1, "runs": 1, "seconds": 9, "refusalWording": {},
+               "permissionsNotObserved": {}, "differs": {}, "failed": {}}
+        row = oracle_bisect().merged_methods_row({"releases": [self.ROW]}, "0.142.3", new, ["b"])
+        self.assertEqual((row["cases"], row["identical"], row["runs"], row["seconds"]),
+                         (3, 2, 3, 14))
+        self.assertEqual(row["refusalWording"], {"a": ["trusted.stderr"]})
+
+    def test_a_case_compared_before_is_refused(self):
+        with self.assertRaises(SystemExit):
+            oracle_bisect().merged_methods_row({"releases": [self.ROW]}, "0.142.3", {}, ["a"])

@@ -1067,6 +1067,13 @@ fn codex_hook_aspects(
     } else {
         &obs["trusted"]
     };
+    if run["hooksFired"].is_array() {
+        let (theirs, ours) = (fired_hooks(run), codex_fired_hooks(cfg));
+        if theirs.is_empty() && ours.is_empty() {
+            return Vec::new();
+        }
+        return vec![("hooks-fired", list(theirs), list(ours))];
+    }
     let Some(listed) = run["hooks"]["listed"].as_array() else {
         return Vec::new();
     };
@@ -1091,6 +1098,44 @@ fn codex_hook_aspects(
         ));
     }
     out
+}
+
+/// The events one `codex exec` turn of the recorder raises (a release
+/// without `hooks/list`, `hooksFired`): its session start, its prompt,
+/// one shell call, which hooks see as `Bash`, and its end.
+const CODEX_TURN_EVENTS: &[&str] = &[
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+];
+
+/// The tags of the marker hooks ([`codex_marker_tag`]) the adapter says
+/// may run, of the events a `codex exec` turn raises
+/// ([`CODEX_TURN_EVENTS`]), with no matcher or one naming `Bash` (the
+/// run is trusted, so a hook whose `runs` is unknown for want of its
+/// hash's trust counts: the releases that fire hooks have no hash trust).
+fn codex_fired_hooks(cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
+    cfg.hooks
+        .iter()
+        .filter(|h| h.may_run() && CODEX_TURN_EVENTS.contains(&h.event.as_str()))
+        .filter(|h| {
+            h.matcher
+                .as_deref()
+                .is_none_or(|m| m.split('|').any(|t| t == "Bash" || t == "*"))
+        })
+        .filter_map(|h| codex_marker_tag(h.handler.command.as_deref()?))
+        .collect()
+}
+
+/// The tag a Codex marker hook's command writes: `TAG` of `printf
+/// '%s\n' TAG >> .hook-markers` (fixture `codex_hooks_fire`).
+fn codex_marker_tag(command: &str) -> Option<String> {
+    let tag = command
+        .strip_prefix("printf '%s\\n' ")?
+        .strip_suffix(" >> .hook-markers")?;
+    Some(tag.to_string())
 }
 
 /// The hooks `hooks/list` gives, as `file event trust`: the event in the
