@@ -176,3 +176,24 @@ fn sandbox_mode_is_a_permission_mode() {
     );
     assert_eq!(p.source.lines.map(|l| l.start), Some(1));
 }
+
+/// Before 0.124.0 Codex runs no hook as it comes (its hooks are a
+/// feature that is off; case `oracle.codex_hooks_fire`: 0.123.0 fires
+/// none, 0.124.0 those of both files): none is listed, and each file
+/// that registers hooks says so once, at its first registration.
+#[test]
+fn a_release_before_hooks_run_lists_none() {
+    let t = repo();
+    let at = |v: &str| KIT.compile_dir(t.path(), &at_root().version(v));
+    let before = at("0.123.0");
+    assert!(before.hooks.is_empty(), "{:#?}", before.hooks);
+    let d = diags(&before, D::HooksDisabled);
+    assert_eq!(d.len(), 2, "{d:#?}");
+    assert_says(d[0], "Codex 0.123.0 runs none of the 2 hooks `.codex/hooks.json` registers");
+    assert_says(d[1], "`.codex/config.toml`");
+    assert_says(d[1], "from Codex 0.124.0 on");
+    assert!(diags(&before, D::HookTrustUnknown).is_empty());
+    let from = at("0.124.0");
+    assert_eq!(from.hooks.len(), 3);
+    assert!(diags(&from, D::HooksDisabled).is_empty());
+}
