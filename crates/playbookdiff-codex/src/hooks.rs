@@ -8,7 +8,9 @@
 //! `config.toml`, in Claude Code's shape. A project hook runs only once
 //! its hash is trusted in the user's `config.toml` (or with
 //! `--dangerously-bypass-hook-trust`), which the repository cannot show:
-//! in repo mode its `runs` is `unknown`. In local mode the system's and
+//! in repo mode its `runs` is `unknown`. Releases before 0.129.0 have no
+//! hash trust (every hook runs), and releases before 0.124.0 run no hook
+//! as they come ([`crate::profile::Facts::hooks_run`]). In local mode the system's and
 //! the user's layers add their hooks (`hooks.json` and `[hooks]` of
 //! `/etc/codex` and `$CODEX_HOME`), and the user's trust decides every
 //! hook's `runs` ([`HookTrust`]). `[features] hooks = false` in a layer
@@ -102,13 +104,20 @@ pub(crate) fn compile(
             triggers: &[],
         },
         release: format!("Codex {version}"),
-        runs: runs(
-            cx,
-            machine_layers,
-            input.project,
-            input.machine.as_ref().and_then(|m| m.requirements),
+        runs: untrusted_runs(
+            runs(
+                cx,
+                machine_layers,
+                input.project,
+                input.machine.as_ref().and_then(|m| m.requirements),
+            ),
+            facts,
         ),
-        trust: input.machine.as_ref().map(|m| &m.trust),
+        trust: input
+            .machine
+            .as_ref()
+            .filter(|_| facts.hook_trust)
+            .map(|m| &m.trust),
     };
     let mut out = Vec::new();
     if let Some(m) = &input.machine {
@@ -153,7 +162,8 @@ pub(crate) fn compile(
     {
         managed_only(&mut out, &at);
     }
-    if input.machine.is_none() && !out.is_empty() && reading.runs.may_apply() {
+    if input.machine.is_none() && !out.is_empty() && facts.hook_trust && reading.runs.may_apply()
+    {
         cx.diag(Diagnostic::new(
             DiagnosticCode::HookTrustUnknown,
             format!(
@@ -213,6 +223,16 @@ fn runs(
     }
     Verdict::Unknown {
         reason: TRUST_REASON.to_string(),
+    }
+}
+
+/// `runs` of a release without hash trust ([`Facts::hook_trust`],
+/// before 0.129.0): a hook the trust would leave `unknown` runs; one a
+/// setting turns off stays off.
+fn untrusted_runs(runs: Verdict, facts: &Facts) -> Verdict {
+    match runs {
+        Verdict::Unknown { .. } if !facts.hook_trust => Verdict::Yes,
+        other => other,
     }
 }
 

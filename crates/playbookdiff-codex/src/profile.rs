@@ -118,6 +118,14 @@ pub struct Facts {
     /// that is not modelled. 0.100.0 has no hooks at all (its code holds
     /// no `hooks.json`).
     pub hooks_run: bool,
+    /// A hook that is not managed runs only once the user trusts its
+    /// hash (`[hooks.state."KEY"] trusted_hash`, [`crate::hook_trust`]);
+    /// before, every hook a trusted project or the user registers runs
+    /// (case `oracle.codex_hooks_fire`: the app server's `hooks/list` of
+    /// 0.128.0 gives no hook a trust status, that of 0.129.0 each
+    /// `untrusted`; 0.124.0 and 0.125.0 fire the hooks no trust entry
+    /// names, and the user's in an untrusted project too).
+    pub hook_trust: bool,
     /// `approval_policy = "untrusted"`, when it is the value the
     /// configuration layers leave, makes Codex refuse to start
     /// ("approval_policy = \"untrusted\" is no longer supported; remove
@@ -434,6 +442,7 @@ pub const TABLE: &[Row] = &[
             long_description: LongDescription::Refused,
             hook_events: HOOK_EVENTS_FIRST,
             hooks_run: false,
+            hook_trust: false,
             untrusted_policy_refused: false,
             on_failure_as_on_request: false,
             project_config: false,
@@ -454,6 +463,7 @@ pub const TABLE: &[Row] = &[
             long_description: LongDescription::Cut,
             hook_events: HOOK_EVENTS_0_133,
             hooks_run: true,
+            hook_trust: true,
             untrusted_policy_refused: false,
             on_failure_as_on_request: false,
             project_config: true,
@@ -478,6 +488,7 @@ pub const TABLE: &[Row] = &[
             long_description: LongDescription::Cut,
             hook_events: HOOK_EVENTS_0_171,
             hooks_run: true,
+            hook_trust: true,
             untrusted_policy_refused: true,
             on_failure_as_on_request: true,
             project_config: true,
@@ -525,6 +536,8 @@ pub enum Fact {
     HookEvents(&'static [&'static str]),
     /// [`Facts::hooks_run`].
     HooksRun,
+    /// [`Facts::hook_trust`].
+    HookTrust,
 }
 
 impl Fact {
@@ -563,6 +576,7 @@ impl Fact {
                 facts.skill_name_from_folder = newer.skill_name_from_folder
             }
             Fact::HooksRun => facts.hooks_run = newer.hooks_run,
+            Fact::HookTrust => facts.hook_trust = newer.hook_trust,
         }
     }
 }
@@ -698,6 +712,13 @@ pub const CHANGES: &[Change] = &[
         since: "0.129.0",
         summary: "Hooks registered for `PreCompact` and `PostCompact` are loaded.",
         evidence: "bisected (case `oracle.codex_hook_events`, a hook for each event of 0.171.0): the app server's `hooks/list` of 0.128.0 leaves out `PreCompact` and `PostCompact`, that of 0.129.0 lists them",
+    },
+    Change {
+        fact: Fact::HookTrust,
+        name: "hook_trust",
+        since: "0.129.0",
+        summary: "A hook that is not managed runs only once the user trusts its hash (`/hooks`); before, every hook of a trusted project and of the user runs.",
+        evidence: "bisected (case `oracle.codex_hooks_fire`, a hook for each event in `.codex/hooks.json` and `.codex/config.toml`): the app server's `hooks/list` of 0.128.0 gives no hook a trust status, that of 0.129.0 gives each `untrusted`",
     },
     Change {
         fact: Fact::SystemSkills(SYSTEM_SKILLS_0_131),
@@ -948,6 +969,7 @@ mod tests {
         assert!(!facts_for("0.63.0").hooks_run && !facts_for("0.123.0").hooks_run);
         assert!(facts_for(HOOKS_SINCE).hooks_run && facts_for("0.142.3").hooks_run);
         assert_eq!(facts_for("0.124.0").hook_events, HOOK_EVENTS_FIRST);
+        assert!(!facts_for("0.128.0").hook_trust && facts_for("0.129.0").hook_trust);
         assert_eq!(facts_for("0.128.0").hook_events.len(), 6);
         assert!(facts_for("0.129.0").hook_events.contains(&"PreCompact"));
         assert!(!facts_for("0.132.0").hook_events.contains(&"SubagentStart"));

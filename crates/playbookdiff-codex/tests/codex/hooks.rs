@@ -197,3 +197,23 @@ fn a_release_before_hooks_run_lists_none() {
     assert_eq!(from.hooks.len(), 3);
     assert!(diags(&from, D::HooksDisabled).is_empty());
 }
+
+/// Before 0.129.0 Codex has no hash trust: a trusted project's hooks
+/// run, and no `hook-trust-unknown` is said (case
+/// `oracle.codex_hooks_fire`: `hooks/list` of 0.128.0 gives no trust
+/// status, that of 0.129.0 `untrusted`).
+#[test]
+fn a_release_before_hash_trust_runs_the_hooks() {
+    let t = repo();
+    let at = |v: &str| KIT.compile_dir(t.path(), &at_root().version(v));
+    let before = at("0.128.0");
+    assert_eq!(before.hooks.len(), 3);
+    // The hook whose matcher names no Codex tool still never runs.
+    let runs: Vec<bool> = before.hooks.iter().map(|h| h.runs == Verdict::Yes).collect();
+    assert_eq!(runs, [true, false, true], "{:#?}", before.hooks);
+    assert!(diags(&before, D::HookTrustUnknown).is_empty());
+    let from = at("0.129.0");
+    assert!(matches!(from.hooks[0].runs, Verdict::Unknown { .. }));
+    assert!(matches!(from.hooks[2].runs, Verdict::Unknown { .. }));
+    assert_eq!(diags(&from, D::HookTrustUnknown).len(), 1);
+}

@@ -1141,13 +1141,19 @@ fn codex_marker_tag(command: &str) -> Option<String> {
 /// The hooks `hooks/list` gives, as `file event trust`: the event in the
 /// configuration's spelling (`preToolUse` is `PreToolUse`), `may-run`
 /// for a hook whose hash is not trusted yet (Codex runs it once the user
-/// trusts it), else its status.
+/// trusts it), `yes` for one without a trust status (0.128.0, which runs
+/// every hook it lists), else its status.
 fn codex_listed_hooks(listed: &[Value]) -> BTreeSet<String> {
     listed_hooks(listed, |status| match status {
         "untrusted" => "may-run",
+        NO_TRUST_STATUS => "yes",
         other => other,
     })
 }
+
+/// What [`listed_hooks`] passes for a hook `hooks/list` gives no trust
+/// status (releases before hash trust, 0.128.0).
+const NO_TRUST_STATUS: &str = "none";
 
 /// [`codex_listed_hooks`] of a listing under the user's trust entries:
 /// `trusted`, `modified` (a stale hash) and `untrusted` are each the
@@ -1155,6 +1161,7 @@ fn codex_listed_hooks(listed: &[Value]) -> BTreeSet<String> {
 fn codex_trusted_hooks(listed: &[Value]) -> BTreeSet<String> {
     listed_hooks(listed, |status| match status {
         "untrusted" | "trusted" | "modified" => "may-run",
+        NO_TRUST_STATUS => "yes",
         other => other,
     })
 }
@@ -1173,7 +1180,7 @@ fn listed_hooks(listed: &[Value], status: fn(&str) -> &str) -> BTreeSet<String> 
                 .into_iter()
                 .chain(chars)
                 .collect();
-            let status = h["trustStatus"].as_str().map_or("-", status);
+            let status = status(h["trustStatus"].as_str().unwrap_or(NO_TRUST_STATUS));
             format!(
                 "{} {event} {status}",
                 h["source"].as_str().unwrap_or_default()
@@ -1209,7 +1216,7 @@ fn codex_local_listed_hooks(listed: &[Value]) -> BTreeSet<String> {
         })
         .collect();
     listed_hooks(&off, |status| match status {
-        "trusted" | "managed" => "runs",
+        "trusted" | "managed" | NO_TRUST_STATUS => "runs",
         other => other,
     })
 }
