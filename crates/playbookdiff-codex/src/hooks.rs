@@ -162,8 +162,7 @@ pub(crate) fn compile(
     {
         managed_only(&mut out, &at);
     }
-    if input.machine.is_none() && !out.is_empty() && facts.hook_trust && reading.runs.may_apply()
-    {
+    if input.machine.is_none() && !out.is_empty() && facts.hook_trust && reading.runs.may_apply() {
         cx.diag(Diagnostic::new(
             DiagnosticCode::HookTrustUnknown,
             format!(
@@ -246,7 +245,10 @@ fn not_run(cx: &mut Cx<'_, '_>, hooks: &[Hook], version: &str) {
             continue;
         }
         seen.push(&h.source.path);
-        let n = hooks.iter().filter(|o| o.source.path == h.source.path).count();
+        let n = hooks
+            .iter()
+            .filter(|o| o.source.path == h.source.path)
+            .count();
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::HooksDisabled,

@@ -189,7 +189,10 @@ fn a_release_before_hooks_run_lists_none() {
     assert!(before.hooks.is_empty(), "{:#?}", before.hooks);
     let d = diags(&before, D::HooksDisabled);
     assert_eq!(d.len(), 2, "{d:#?}");
-    assert_says(d[0], "Codex 0.123.0 runs none of the 2 hooks `.codex/hooks.json` registers");
+    assert_says(
+        d[0],
+        "Codex 0.123.0 runs none of the 2 hooks `.codex/hooks.json` registers",
+    );
     assert_says(d[1], "`.codex/config.toml`");
     assert_says(d[1], "from Codex 0.124.0 on");
     assert!(diags(&before, D::HookTrustUnknown).is_empty());
@@ -209,7 +212,11 @@ fn a_release_before_hash_trust_runs_the_hooks() {
     let before = at("0.128.0");
     assert_eq!(before.hooks.len(), 3);
     // The hook whose matcher names no Codex tool still never runs.
-    let runs: Vec<bool> = before.hooks.iter().map(|h| h.runs == Verdict::Yes).collect();
+    let runs: Vec<bool> = before
+        .hooks
+        .iter()
+        .map(|h| h.runs == Verdict::Yes)
+        .collect();
     assert_eq!(runs, [true, false, true], "{:#?}", before.hooks);
     assert!(diags(&before, D::HookTrustUnknown).is_empty());
     let from = at("0.129.0");
