@@ -151,7 +151,11 @@ pub(crate) fn compile(
     // `hook-event-unknown` diagnostic.
     out.retain(|h| hook_events.contains(&h.event.as_str()));
     if !facts.hooks_run {
-        not_run(cx, &out, version);
+        let turned_on = machine_layers
+            .iter()
+            .chain(input.project)
+            .find(|l| feature_codex_hooks(l));
+        not_run(cx, &out, version, turned_on);
         return Vec::new();
     }
     if let Some(at) = input
@@ -237,8 +241,27 @@ fn untrusted_runs(runs: Verdict, facts: &Facts) -> Verdict {
 
 /// A release that runs no hook as it comes ([`Facts::hooks_run`]): one
 /// `hooks-disabled` diagnostic for each file that registers `hooks`, at
-/// its first registration; none of them is listed.
-fn not_run(cx: &mut Cx<'_, '_>, hooks: &[Hook], version: &str) {
+/// its first registration; none of them is listed. When a layer
+/// `turned_on` sets `[features] codex_hooks = true`, the release may run
+/// those of `hooks.json` files (case `oracle.codex_hooks_feature`: from
+/// 0.114.0 on), which is not modelled: one `hook-not-modelled` says so
+/// instead.
+fn not_run(cx: &mut Cx<'_, '_>, hooks: &[Hook], version: &str, turned_on: Option<&Layer<'_>>) {
+    if let (Some(layer), Some(first)) = (turned_on, hooks.first()) {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::HookNotModelled,
+                format!(
+                    "`{}` turns on the feature `codex_hooks`, with which Codex {version} runs the hooks of `hooks.json` files for the events it has (behind the feature until Codex {} runs hooks as they come); the analysis does not model it and lists none of the {} hooks: review them by hand.",
+                    layer.loaded.path,
+                    crate::profile::HOOKS_SINCE,
+                    hooks.len()
+                ),
+            )
+            .at(first.source.clone()),
+        );
+        return;
+    }
     let mut seen = Vec::new();
     for h in hooks {
         if seen.contains(&&h.source.path) {
@@ -262,6 +285,18 @@ fn not_run(cx: &mut Cx<'_, '_>, hooks: &[Hook], version: &str) {
             .at(h.source.clone()),
         );
     }
+}
+
+/// True when `layer` sets `[features] codex_hooks = true`, the hooks
+/// feature of the releases before 0.124.0.
+fn feature_codex_hooks(layer: &Layer<'_>) -> bool {
+    let Some((_, features)) = get(&layer.table, "features") else {
+        return false;
+    };
+    let DeValue::Table(t) = features.get_ref() else {
+        return false;
+    };
+    get(t, "codex_hooks").is_some_and(|(_, v)| matches!(v.get_ref(), DeValue::Boolean(true)))
 }
 
 /// `[features] hooks` of `layer`, with its key.

@@ -112,11 +112,11 @@ pub struct Facts {
     /// feature `codex_hooks`, "under development" and off (`codex
     /// features list` of 0.115.0 and 0.120.0; "stable" and on in
     /// 0.125.0), which reads `hooks.json` files only: a layer that sets
-    /// `[features] codex_hooks = true` turns them on (seen by hand with
-    /// 0.115.0, which fires `SessionStart` and `Stop`, and 0.120.0,
-    /// which adds `UserPromptSubmit`, `PreToolUse` and `PostToolUse`);
-    /// that is not modelled. 0.100.0 has no hooks at all (its code holds
-    /// no `hooks.json`).
+    /// `[features] codex_hooks = true` turns them on (case
+    /// `oracle.codex_hooks_feature`, bisected: 0.113.0 fires none,
+    /// 0.114.0 `SessionStart` and `Stop`, 0.116.0 `UserPromptSubmit` too,
+    /// 0.117.0 `PreToolUse` and `PostToolUse` too). That is not modelled:
+    /// a `hook-not-modelled` diagnostic says so.
     pub hooks_run: bool,
     /// A hook that is not managed runs only once the user trusts its
     /// hash (`[hooks.state."KEY"] trusted_hash`, [`crate::hook_trust`]);

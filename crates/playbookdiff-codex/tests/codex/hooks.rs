@@ -224,3 +224,25 @@ fn a_release_before_hash_trust_runs_the_hooks() {
     assert!(matches!(from.hooks[2].runs, Verdict::Unknown { .. }));
     assert_eq!(diags(&from, D::HookTrustUnknown).len(), 1);
 }
+
+/// A project that turns on the feature `codex_hooks` before 0.124.0: the
+/// release may run its `hooks.json` hooks (case
+/// `oracle.codex_hooks_feature`), which is not modelled and said once.
+#[test]
+fn the_hooks_feature_turned_on_before_hooks_run_is_not_modelled() {
+    let t = repo();
+    write(
+        t.path(),
+        ".codex/config.toml",
+        format!("{CONFIG}\n[features]\ncodex_hooks = true\n"),
+    );
+    let cfg = KIT.compile_dir(t.path(), &at_root().version("0.120.0"));
+    assert!(cfg.hooks.is_empty());
+    assert!(diags(&cfg, D::HooksDisabled).is_empty());
+    let d = diags(&cfg, D::HookNotModelled);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_says(
+        d[0],
+        "`.codex/config.toml` turns on the feature `codex_hooks`",
+    );
+}
