@@ -85,7 +85,8 @@ recorder's `codex_method`), their observations kept apart in the cache
 `"exec"` is observed by that method at every release.
 `--compare-methods VERSION` observes every Codex case of a profiled
 release through `codex exec` and compares each with the committed
-`codex debug prompt-input` observation (`codex.methods.json`).
+`codex debug prompt-input` observation (`codex.methods.json`); with
+`--case ID`, only that case, added to the release's row.
 
 `--unexplained` lists, for the agent's two profiled releases, each case
 and aspect whose recorded observations differ and that no behaviour
@@ -669,18 +670,21 @@ def write_older(agent, doc):
         "releases": sorted(rows, key=lambda r: version_key(r["release"])), "samples": samples})
 
 
-def compare_methods(version):
+def compare_methods(version, only=None):
     """Observes every Codex case of `oracle/cases.toml` with `version`
     through `codex exec` (the method of the releases before
     `codex debug prompt-input`) and compares each observation with the
     one committed for that release, recorded with `codex debug
     prompt-input`: the cases on which the two methods agree, and for each
     other case the aspects that differ. Writes
-    `oracle/bisect/codex.methods.json`, merged by release."""
+    `oracle/bisect/codex.methods.json`, merged by release. With `only`
+    (case ids new since the release's row was written), only those are
+    compared and added to the row, its counts included."""
     os.environ["ORACLE_CODEX_METHOD"] = record.EXEC
     oracle = Oracle("codex")
     started = time.monotonic()
-    cases = [c["id"] for c in record.load_cases() if "codex" in c.get("agents", list(record.AGENTS))]
+    cases = [c["id"] for c in record.load_cases() if "codex" in c.get("agents", list(record.AGENTS))
+             and (not only or c["id"] in only)]
     differs, worded, unobserved, same, failed = {}, {}, {}, [], {}
     for case in cases:
         recorded = oracle.recorded(version, case)
@@ -718,9 +722,30 @@ def compare_methods(version):
            "identical": len(same), "refusalWording": worded, "permissionsNotObserved": unobserved,
            "differs": differs,
            "failed": failed, "runs": oracle.runs, "seconds": round(time.monotonic() - started)}
+    if only:
+        row = merged_methods_row(doc, version, row, only)
     doc["releases"] = sorted([r for r in doc["releases"] if r["release"] != version] + [row],
                              key=lambda r: version_key(r["release"]))
     record.write_json(path, doc)
+
+
+def merged_methods_row(doc, version, row, only):
+    """The release's row of `doc` (`codex.methods.json`) with `row`, the
+    comparison of the new cases `only`, added to it: counts summed, the
+    cases' entries joined. Exits when the row names one of them already
+    (a case compared before is compared again by a whole run)."""
+    old = next((r for r in doc["releases"] if r["release"] == version), None)
+    if old is None:
+        sys.exit(f"codex {version}: no row to add cases to; compare every case")
+    named = set(old["refusalWording"]) | set(old["permissionsNotObserved"]) | set(old["differs"])
+    if named & set(only):
+        sys.exit(f"codex {version}: {sorted(named & set(only))} compared before")
+    out = dict(old)
+    for k in ("cases", "identical", "runs", "seconds"):
+        out[k] = old[k] + row[k]
+    for k in ("refusalWording", "permissionsNotObserved", "differs", "failed"):
+        out[k] = {**old[k], **row[k]}
+    return out
 
 
 def inside(agent, version, case_id):
@@ -760,6 +785,9 @@ def main():
     p.add_argument("--changelog-dates", nargs=2, metavar=("CHANGELOG", "AS_OF"),
                    help="with --agent: write <agent>.dates.json from the agent's changelog "
                         "(release dates) for the twelve months before AS_OF (YYYY-MM-DD)")
+    p.add_argument("--case", action="append",
+                   help="with --compare-methods: compare only this case, new since the "
+                        "release was compared, and add it to its row (repeatable)")
     p.add_argument("--inside", nargs=3, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.inside:
@@ -769,7 +797,7 @@ def main():
         changelog_dates(args.agent, *args.changelog_dates)
         return
     if args.compare_methods:
-        compare_methods(args.compare_methods)
+        compare_methods(args.compare_methods, args.case)
         return
     if args.recheck:
         recheck(args.agent)

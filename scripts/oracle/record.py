@@ -46,7 +46,11 @@ temporary repository in `$CODEX_HOME/config.toml`; for a repository whose
 `.codex` registers hooks, the app server's `hooks/list` too (each hook's
 event, file and trust status; listing runs none), and in the trusted run
 `hooks/list` again once the user's trust entries name every hook
-(`hooksTrusted`: the first hook's entry holds a stale hash).
+(`hooksTrusted`: the first hook's entry holds a stale hash). A release
+before 0.128.0 has no `hooks/list`: its hooks are fired instead, by a
+`codex exec` turn against the fake Responses API that calls the shell
+tool once, and the tags the fixtures' marker hooks wrote to
+`.hook-markers` are recorded (`hooksFired`).
 
 Gemini CLI: `gemini -p hi` with the workspace trusted and a fake Gemini API
 on loopback that records the main request (the context files in order,
@@ -1061,6 +1065,20 @@ def codex_method(version):
     return PROMPT_INPUT if release_key(version) >= release_key(PROMPT_INPUT_SINCE) else EXEC
 
 
+# The first release whose app server has `hooks/list` (bisected,
+# behaviour `codex.hooks-listed`: 0.125.0 answers it with an error). The
+# hooks of an older release are seen by firing them instead
+# ([`codex_hooks_fired`]).
+HOOKS_LIST_SINCE = "0.128.0"
+
+
+def codex_hooks_listed(version):
+    """True when Codex `version` lists its hooks through the app server's
+    `hooks/list` ([`HOOKS_LIST_SINCE`]); an older release's hooks are
+    fired by a whole `codex exec` turn."""
+    return release_key(version) >= release_key(HOOKS_LIST_SINCE)
+
+
 # The skills section older releases append to the AGENTS.md message
 # (0.77.0 to 0.107.0; later ones send it as a message of its own,
 # `<skills_instructions>`), by the sentence that opens it.
@@ -1120,9 +1138,14 @@ def codex_listed(text, norm, codex_home, skills, system):
 class FakeResponses:
     """An OpenAI Responses API on 127.0.0.1 that records each `POST
     .../responses` body and answers HTTP 400, so `codex exec` stops after
-    its first request; `GET .../models` gets an empty list."""
+    its first request; `GET .../models` gets an empty list.
 
-    def __init__(self):
+    With `turn`, it plays one whole turn instead, so that every hook of
+    a turn fires: the first request is answered with a streamed call of
+    the shell tool it offers ([`shell_call`], running `true`), the next
+    ones with a streamed final message."""
+
+    def __init__(self, turn=False):
         self.requests = []
         api = self
 
@@ -1140,6 +1163,15 @@ class FakeResponses:
                 self.end_headers()
                 self.wfile.write(msg)
 
+            def stream(self, events):
+                msg = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events)
+                msg = msg.encode()
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.send_header("content-length", str(len(msg)))
+                self.end_headers()
+                self.wfile.write(msg)
+
             def do_GET(self):
                 if self.path.rstrip("/").endswith("/models"):
                     return self.answer(200, {"object": "list", "data": [], "models": []})
@@ -1147,11 +1179,16 @@ class FakeResponses:
 
             def do_POST(self):
                 raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+                body = None
                 if self.path.rstrip("/").endswith("/responses"):
                     try:
-                        api.requests.append(json.loads(raw))
+                        body = json.loads(raw)
+                        api.requests.append(body)
                     except ValueError:
                         pass
+                if turn and isinstance(body, dict):
+                    call = shell_call(body) if len(api.requests) == 1 else None
+                    return self.stream(turn_events(len(api.requests), call))
                 self.answer(400, {"error": {"message": "oracle", "type": "invalid_request_error"}})
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -1161,6 +1198,41 @@ class FakeResponses:
     def close(self):
         self.server.shutdown()
         self.server.server_close()
+
+
+# The shell tools Codex offers the model, by name, with the arguments
+# that run `true` (0.77.0 to 0.171.0 offer one of them, by release and
+# model: `shell` takes an argument vector, `shell_command` a command
+# line, `exec_command` a command line as `cmd`).
+SHELL_TOOLS = {
+    "shell": {"command": ["true"]},
+    "shell_command": {"command": "true"},
+    "exec_command": {"cmd": "true"},
+}
+
+
+def shell_call(body):
+    """A `function_call` item calling the first shell tool of
+    [`SHELL_TOOLS`] the request `body` offers, or None when it offers
+    none."""
+    offered = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
+    for name, args in SHELL_TOOLS.items():
+        if name in offered:
+            return {"type": "function_call", "id": "fc_oracle", "call_id": "call_oracle",
+                    "name": name, "arguments": json.dumps(args)}
+    return None
+
+
+def turn_events(n, call):
+    """The stream answering the `n`th request (1-based) of a fake turn:
+    the function call `call` when there is one, else a final message."""
+    item = call or {"type": "message", "role": "assistant", "id": f"msg_{n}",
+                    "content": [{"type": "output_text", "text": "done"}]}
+    usage = {"input_tokens": 1, "input_tokens_details": None, "output_tokens": 1,
+             "output_tokens_details": None, "total_tokens": 2}
+    return [{"type": "response.created", "response": {"id": f"resp_{n}"}},
+            {"type": "response.output_item.done", "item": item},
+            {"type": "response.completed", "response": {"id": f"resp_{n}", "usage": usage}}]
 
 
 def codex_exec_args(port):
@@ -1200,12 +1272,14 @@ def codex_items(items):
                 yield it.get("role"), c["text"]
 
 
-def run_codex_once(exe, case, work, trusted, codex_home, entries=None, method=PROMPT_INPUT):
+def run_codex_once(exe, case, work, trusted, codex_home, entries=None, method=PROMPT_INPUT,
+                   fire=False):
     """One run; `entries` (directory -> trust level) replaces the single
     trust entry of a trusted run with the case's own entries. `method`
     ([`codex_method`]) is how the prompt is read: `codex debug
     prompt-input`, or the first request of `codex exec` to a fake
-    Responses API."""
+    Responses API. With `fire` (a release without `hooks/list`), the
+    hooks are seen by firing them ([`codex_hooks_fired`])."""
     repo = repo_dir(case, work)
     # A case with a fixture home: HOME is that home and CODEX_HOME its
     # `.codex`; otherwise both are one empty directory, as always.
@@ -1268,7 +1342,9 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None, method=PR
             obs["mcpServers"] = "unparsable-output"
     else:
         obs["mcpServers"] = {"exit": rc, "stderr": clean_stderr(norm.text(err))}
-    if has_codex_hooks(repo) or has_codex_hooks(home):
+    if (has_codex_hooks(repo) or has_codex_hooks(home)) and fire:
+        obs["hooksFired"] = codex_hooks_fired(codex, cwd, env, work)
+    elif has_codex_hooks(repo) or has_codex_hooks(home):
         obs["hooks"], keys = codex_hooks(codex, cwd, env, norm)
         # A fixture home holds the user's own trust entries: the listing
         # under them is the observation, and the recorder adds none.
@@ -1418,6 +1494,37 @@ def codex_hooks(codex, cwd, env, norm):
             "warnings": sorted(warnings)}, keys
 
 
+MARKERS = ".hook-markers"
+
+
+def marker_tags(text):
+    """The tags a marker file holds, one a line as the fixtures' hooks
+    write them (`printf '%s\\n' TAG >> .hook-markers`): sorted, each
+    once (hooks of one event run concurrently, in no meaningful order)."""
+    return sorted(set(text.split()))
+
+
+def codex_hooks_fired(codex, cwd, env, work):
+    """The tags the marker hooks of the case wrote to `.hook-markers` in
+    `cwd` while `codex exec` (started by the command `codex`) played one
+    whole turn against a fake Responses API ([`FakeResponses`] with
+    `turn`): its session start, its prompt, one call of the shell tool
+    running `true` (before and after it) and its end. `codex exec` asks
+    for no approval, so `PermissionRequest` cannot fire. Markers a run
+    before left are removed first."""
+    markers = cwd / MARKERS
+    markers.unlink(missing_ok=True)
+    api = FakeResponses(turn=True)
+    try:
+        run_logged(codex + codex_exec_args(api.port), cwd, dict(env, ORACLE_KEY="oracle-dummy"),
+                   work / "out", work / "err")
+    finally:
+        api.close()
+    tags = marker_tags(markers.read_text(errors="replace")) if markers.exists() else []
+    markers.unlink(missing_ok=True)
+    return tags
+
+
 def clean_stderr(text):
     lines = []
     for line in text.splitlines():
@@ -1439,12 +1546,13 @@ def has_codex_folder(repo):
     return False
 
 
-def run_codex(exe, case, work, method=PROMPT_INPUT):
+def run_codex(exe, case, work, method=PROMPT_INPUT, fire=False):
     """Trusted always; untrusted too when a `.codex` folder exists (the
     only input trust changes for a repository without user configuration);
     and with the case's own `trust` entries (directory -> level) when it
     has them, recorded as `entries`. Each run reads the prompt by
-    `method` ([`codex_method`])."""
+    `method` ([`codex_method`]), and with `fire` sees the hooks by firing
+    them ([`codex_hooks_listed`])."""
     obs = {}
     modes = (True, False) if has_codex_folder(repo_dir(case, work)) else (True,)
     for trusted in modes:
@@ -1452,12 +1560,13 @@ def run_codex(exe, case, work, method=PROMPT_INPUT):
         sub.mkdir()
         # The same repository path for both runs, so trust entries match.
         obs["trusted" if trusted else "untrusted"] = run_codex_once(
-            exe, case, work, trusted, sub / "codex-home", method=method)
+            exe, case, work, trusted, sub / "codex-home", method=method, fire=fire)
     if case.get("trust"):
         sub = work / "entries"
         sub.mkdir()
         obs["entries"] = run_codex_once(
-            exe, case, work, False, sub / "codex-home", entries=case["trust"], method=method)
+            exe, case, work, False, sub / "codex-home", entries=case["trust"], method=method,
+            fire=fire)
     return obs
 
 
@@ -2843,7 +2952,8 @@ def observe(agent, version, exe, case, bundled):
         elif agent == "copilot":
             obs = run_copilot(exe, case, work, version)
         else:
-            obs = run_codex(exe, case, work, codex_method(version))
+            obs = run_codex(exe, case, work, codex_method(version),
+                            fire=not codex_hooks_listed(version))
     head = {"agent": agent, "version": version, "case": case["id"],
             "cwd": case.get("cwd", "."), "target": case.get("target")}
     head.update(obs)
@@ -2866,7 +2976,8 @@ def bundled_baseline(agent, version, exe):
         elif agent == "copilot":
             obs = run_copilot(exe, case, work, version)
         else:
-            obs = run_codex(exe, case, work, codex_method(version))
+            obs = run_codex(exe, case, work, codex_method(version),
+                            fire=not codex_hooks_listed(version))
     return obs
 
 

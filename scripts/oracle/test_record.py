@@ -313,3 +313,62 @@ class FakeChatRequests(unittest.TestCase):
         finally:
             api.close()
         self.assertEqual(api.wellknown_fetches, 1)
+
+class CodexHooksFired(unittest.TestCase):
+    def test_the_tags_are_sorted_and_kept_once(self):
+        text = "toml:Stop\njson:SessionStart\n\njson:SessionStart\ntoml:PreToolUse\n"
+        self.assertEqual(record.marker_tags(text),
+                         ["json:SessionStart", "toml:PreToolUse", "toml:Stop"])
+
+    def test_releases_before_hooks_list_fire_their_hooks(self):
+        self.assertFalse(record.codex_hooks_listed("0.125.0"))
+        self.assertFalse(record.codex_hooks_listed("0.63.0"))
+        self.assertTrue(record.codex_hooks_listed("0.128.0"))
+        self.assertTrue(record.codex_hooks_listed("0.171.0"))
+
+    def test_the_turn_calls_the_shell_tool_the_request_offers(self):
+        for name, args in [("exec_command", {"cmd": "true"}), ("shell", {"command": ["true"]}),
+                           ("shell_command", {"command": "true"})]:
+            body = {"tools": [{"type": "function", "name": "update_plan"},
+                              {"type": "function", "name": name}, {"type": "web_search"}]}
+            call = record.shell_call(body)
+            self.assertEqual(call["name"], name)
+            self.assertEqual(json.loads(call["arguments"]), args)
+        self.assertIsNone(record.shell_call({"tools": [{"name": "apply_patch"}]}))
+
+    def test_the_turn_ends_with_a_message_once_the_call_was_made(self):
+        call = record.shell_call({"tools": [{"name": "exec_command"}]})
+        first = record.turn_events(1, call)
+        self.assertEqual([e["type"] for e in first],
+                         ["response.created", "response.output_item.done", "response.completed"])
+        self.assertEqual(first[1]["item"]["type"], "function_call")
+        last = record.turn_events(2, None)
+        self.assertEqual(last[1]["item"]["type"], "message")
+        self.assertEqual(last[1]["item"]["content"][0]["text"], "done")
+
+
+def oracle_bisect():
+    """The oracle's `bisect.py` (the standard library has a `bisect`)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("oracle_bisect", Path(__file__).with_name("bisect.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class MethodsRowMerge(unittest.TestCase):
+    ROW = {"release": "0.142.3", "cases": 2, "identical": 1, "runs": 2, "seconds": 5,
+           "refusalWording": {"a": ["trusted.stderr"]}, "permissionsNotObserved": {},
+           "differs": {}, "failed": {}}
+
+    def test_a_new_case_is_added_to_the_releases_counts(self):
+        new = {"cases": 1, "identical": 1, "runs": 1, "seconds": 9, "refusalWording": {},
+               "permissionsNotObserved": {}, "differs": {}, "failed": {}}
+        row = oracle_bisect().merged_methods_row({"releases": [self.ROW]}, "0.142.3", new, ["b"])
+        self.assertEqual((row["cases"], row["identical"], row["runs"], row["seconds"]),
+                         (3, 2, 3, 14))
+        self.assertEqual(row["refusalWording"], {"a": ["trusted.stderr"]})
+
+    def test_a_case_compared_before_is_refused(self):
+        with self.assertRaises(SystemExit):
+            oracle_bisect().merged_methods_row({"releases": [self.ROW]}, "0.142.3", {}, ["a"])

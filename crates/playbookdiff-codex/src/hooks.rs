@@ -8,7 +8,9 @@
 //! `config.toml`, in Claude Code's shape. A project hook runs only once
 //! its hash is trusted in the user's `config.toml` (or with
 //! `--dangerously-bypass-hook-trust`), which the repository cannot show:
-//! in repo mode its `runs` is `unknown`. In local mode the system's and
+//! in repo mode its `runs` is `unknown`. Releases before 0.129.0 have no
+//! hash trust (every hook runs), and releases before 0.124.0 run no hook
+//! as they come ([`crate::profile::Facts::hooks_run`]). In local mode the system's and
 //! the user's layers add their hooks (`hooks.json` and `[hooks]` of
 //! `/etc/codex` and `$CODEX_HOME`), and the user's trust decides every
 //! hook's `runs` ([`HookTrust`]). `[features] hooks = false` in a layer
@@ -17,6 +19,7 @@
 
 use crate::config::{get, span_union, Layer};
 use crate::hook_trust::HookTrust;
+use crate::profile::Facts;
 use crate::{Cx, TrustLevel, HARNESS, READ_LIMIT};
 use playbookdiff_adapter::hooks::{self, Events, Registration, Tokens};
 use playbookdiff_adapter::json::JsonDoc;
@@ -86,9 +89,10 @@ struct Reading<'x> {
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     input: &HookLayers<'_, '_, '_>,
-    hook_events: &'static [&'static str],
+    facts: &Facts,
     version: &str,
 ) -> Vec<Hook> {
+    let hook_events = facts.hook_events;
     let machine_layers = input.machine.as_ref().map_or(&[][..], |m| m.layers);
     let reading = Reading {
         events: Events {
@@ -100,13 +104,20 @@ pub(crate) fn compile(
             triggers: &[],
         },
         release: format!("Codex {version}"),
-        runs: runs(
-            cx,
-            machine_layers,
-            input.project,
-            input.machine.as_ref().and_then(|m| m.requirements),
+        runs: untrusted_runs(
+            runs(
+                cx,
+                machine_layers,
+                input.project,
+                input.machine.as_ref().and_then(|m| m.requirements),
+            ),
+            facts,
         ),
-        trust: input.machine.as_ref().map(|m| &m.trust),
+        trust: input
+            .machine
+            .as_ref()
+            .filter(|_| facts.hook_trust)
+            .map(|m| &m.trust),
     };
     let mut out = Vec::new();
     if let Some(m) = &input.machine {
@@ -139,6 +150,14 @@ pub(crate) fn compile(
     // `oracle.codex_hook_events`); the file keeps its
     // `hook-event-unknown` diagnostic.
     out.retain(|h| hook_events.contains(&h.event.as_str()));
+    if !facts.hooks_run {
+        let turned_on = machine_layers
+            .iter()
+            .chain(input.project)
+            .find(|l| feature_codex_hooks(l));
+        not_run(cx, &out, version, turned_on);
+        return Vec::new();
+    }
     if let Some(at) = input
         .machine
         .as_ref()
@@ -147,7 +166,7 @@ pub(crate) fn compile(
     {
         managed_only(&mut out, &at);
     }
-    if input.machine.is_none() && !out.is_empty() && reading.runs.may_apply() {
+    if input.machine.is_none() && !out.is_empty() && facts.hook_trust && reading.runs.may_apply() {
         cx.diag(Diagnostic::new(
             DiagnosticCode::HookTrustUnknown,
             format!(
@@ -208,6 +227,76 @@ fn runs(
     Verdict::Unknown {
         reason: TRUST_REASON.to_string(),
     }
+}
+
+/// `runs` of a release without hash trust ([`Facts::hook_trust`],
+/// before 0.129.0): a hook the trust would leave `unknown` runs; one a
+/// setting turns off stays off.
+fn untrusted_runs(runs: Verdict, facts: &Facts) -> Verdict {
+    match runs {
+        Verdict::Unknown { .. } if !facts.hook_trust => Verdict::Yes,
+        other => other,
+    }
+}
+
+/// A release that runs no hook as it comes ([`Facts::hooks_run`]): one
+/// `hooks-disabled` diagnostic for each file that registers `hooks`, at
+/// its first registration; none of them is listed. When a layer
+/// `turned_on` sets `[features] codex_hooks = true`, the release may run
+/// those of `hooks.json` files (case `oracle.codex_hooks_feature`: from
+/// 0.114.0 on), which is not modelled: one `hook-not-modelled` says so
+/// instead.
+fn not_run(cx: &mut Cx<'_, '_>, hooks: &[Hook], version: &str, turned_on: Option<&Layer<'_>>) {
+    if let (Some(layer), Some(first)) = (turned_on, hooks.first()) {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::HookNotModelled,
+                format!(
+                    "`{}` turns on the feature `codex_hooks`, with which Codex {version} runs the hooks of `hooks.json` files for the events it has (behind the feature until Codex {} runs hooks as they come); the analysis does not model it and lists none of the {} hooks: review them by hand.",
+                    layer.loaded.path,
+                    crate::profile::HOOKS_SINCE,
+                    hooks.len()
+                ),
+            )
+            .at(first.source.clone()),
+        );
+        return;
+    }
+    let mut seen = Vec::new();
+    for h in hooks {
+        if seen.contains(&&h.source.path) {
+            continue;
+        }
+        seen.push(&h.source.path);
+        let n = hooks
+            .iter()
+            .filter(|o| o.source.path == h.source.path)
+            .count();
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::HooksDisabled,
+                format!(
+                    "Codex {version} runs none of the {n} hook{} `{}` registers: hooks run as they come from Codex {} on (before, some releases run those of `hooks.json` files only with the feature `[features] codex_hooks = true`, which the analysis does not model).",
+                    if n == 1 { "" } else { "s" },
+                    h.source.path,
+                    crate::profile::HOOKS_SINCE
+                ),
+            )
+            .at(h.source.clone()),
+        );
+    }
+}
+
+/// True when `layer` sets `[features] codex_hooks = true`, the hooks
+/// feature of the releases before 0.124.0.
+fn feature_codex_hooks(layer: &Layer<'_>) -> bool {
+    let Some((_, features)) = get(&layer.table, "features") else {
+        return false;
+    };
+    let DeValue::Table(t) = features.get_ref() else {
+        return false;
+    };
+    get(t, "codex_hooks").is_some_and(|(_, v)| matches!(v.get_ref(), DeValue::Boolean(true)))
 }
 
 /// `[features] hooks` of `layer`, with its key.

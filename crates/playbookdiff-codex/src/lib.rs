@@ -403,7 +403,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
             }
         }),
     };
-    out.hooks = hooks::compile(&mut cx, &hook_layers, facts.hook_events, version);
+    out.hooks = hooks::compile(&mut cx, &hook_layers, &facts, version);
     let mode_requirements = required
         .as_ref()
         .map(|r| modes::ModeRequirements::read(&mut cx, r))

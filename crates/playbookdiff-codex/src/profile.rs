@@ -99,9 +99,33 @@ pub struct Facts {
     pub long_description: LongDescription,
     /// The events a hook can be registered for: those the app server's
     /// `hooks/list` lists when the project registers one hook for each
-    /// event of 0.171.0 (case `oracle.codex_hook_events`); a hook of any
-    /// other event is not loaded.
+    /// event of 0.171.0 (case `oracle.codex_hook_events`, from 0.128.0),
+    /// and before it those that fire in a whole `codex exec` turn (case
+    /// `oracle.codex_hooks_fire`); a hook of any other event is not
+    /// loaded.
     pub hook_events: &'static [&'static str],
+    /// The release runs the hooks of `hooks.json` files and of the
+    /// `[hooks]` tables of configuration layers as it comes; before,
+    /// none fires (case `oracle.codex_hooks_fire`, observed through a
+    /// whole `codex exec` turn: 0.123.0 fires none of its hooks, 0.124.0
+    /// those of both files). The hooks of the releases before are the
+    /// feature `codex_hooks`, "under development" and off (`codex
+    /// features list` of 0.115.0 and 0.120.0; "stable" and on in
+    /// 0.125.0), which reads `hooks.json` files only: a layer that sets
+    /// `[features] codex_hooks = true` turns them on (case
+    /// `oracle.codex_hooks_feature`, bisected: 0.113.0 fires none,
+    /// 0.114.0 `SessionStart` and `Stop`, 0.116.0 `UserPromptSubmit` too,
+    /// 0.117.0 `PreToolUse` and `PostToolUse` too). That is not modelled:
+    /// a `hook-not-modelled` diagnostic says so.
+    pub hooks_run: bool,
+    /// A hook that is not managed runs only once the user trusts its
+    /// hash (`[hooks.state."KEY"] trusted_hash`, [`crate::hook_trust`]);
+    /// before, every hook a trusted project or the user registers runs
+    /// (case `oracle.codex_hooks_fire`: the app server's `hooks/list` of
+    /// 0.128.0 gives no hook a trust status, that of 0.129.0 each
+    /// `untrusted`; 0.124.0 and 0.125.0 fire the hooks no trust entry
+    /// names, and the user's in an untrusted project too).
+    pub hook_trust: bool,
     /// `approval_policy = "untrusted"`, when it is the value the
     /// configuration layers leave, makes Codex refuse to start
     /// ("approval_policy = \"untrusted\" is no longer supported; remove
@@ -137,10 +161,14 @@ pub struct Facts {
     pub skill_name_from_folder: bool,
 }
 
-/// The hook events of the first release whose app server lists hooks
-/// (0.128.0, case `oracle.codex_hook_events`): the window's first row's,
-/// as the releases before it are not observed (behaviour
-/// `codex.hooks-listed`).
+/// The hook events of the first release that runs hooks as it comes
+/// ([`HOOKS_SINCE`]) to 0.128.0: `SessionStart`, `UserPromptSubmit`,
+/// `PreToolUse`, `PostToolUse` and `Stop` fire in a whole `codex exec`
+/// turn of 0.124.0 and 0.125.0 (case `oracle.codex_hooks_fire`);
+/// `PermissionRequest`, which no such turn raises, is in the code from
+/// 0.122.0 on (behaviour `codex.hook-event-permission-request`); the
+/// app server's `hooks/list` of 0.128.0 lists these six (case
+/// `oracle.codex_hook_events`).
 const HOOK_EVENTS_FIRST: &[&str] = &[
     "PreToolUse",
     "PermissionRequest",
@@ -413,6 +441,8 @@ pub const TABLE: &[Row] = &[
             refusal_prints: "failed to load configuration",
             long_description: LongDescription::Refused,
             hook_events: HOOK_EVENTS_FIRST,
+            hooks_run: false,
+            hook_trust: false,
             untrusted_policy_refused: false,
             on_failure_as_on_request: false,
             project_config: false,
@@ -432,6 +462,8 @@ pub const TABLE: &[Row] = &[
             refusal_prints: "failed to load configuration",
             long_description: LongDescription::Cut,
             hook_events: HOOK_EVENTS_0_133,
+            hooks_run: true,
+            hook_trust: true,
             untrusted_policy_refused: false,
             on_failure_as_on_request: false,
             project_config: true,
@@ -455,6 +487,8 @@ pub const TABLE: &[Row] = &[
             refusal_prints: "failed to load bootstrap configuration",
             long_description: LongDescription::Cut,
             hook_events: HOOK_EVENTS_0_171,
+            hooks_run: true,
+            hook_trust: true,
             untrusted_policy_refused: true,
             on_failure_as_on_request: true,
             project_config: true,
@@ -500,6 +534,10 @@ pub enum Fact {
     /// [`Facts::hook_events`]: the events from the change's first
     /// release on (each new event is its own change).
     HookEvents(&'static [&'static str]),
+    /// [`Facts::hooks_run`].
+    HooksRun,
+    /// [`Facts::hook_trust`].
+    HookTrust,
 }
 
 impl Fact {
@@ -537,6 +575,8 @@ impl Fact {
             Fact::SkillNameFromFolder => {
                 facts.skill_name_from_folder = newer.skill_name_from_folder
             }
+            Fact::HooksRun => facts.hooks_run = newer.hooks_run,
+            Fact::HookTrust => facts.hook_trust = newer.hook_trust,
         }
     }
 }
@@ -576,6 +616,10 @@ pub const AGENTS_SKILLS_SINCE: &str = "0.94.0";
 /// The first release that reads `.claude-plugin/plugin.json`
 /// ([`Fact::ClaudePluginManifest`]); the layout's row starts there.
 pub const CLAUDE_PLUGIN_SINCE: &str = "0.122.0";
+
+/// The first release that runs a repository's hooks as it comes
+/// ([`Fact::HooksRun`]).
+pub const HOOKS_SINCE: &str = "0.124.0";
 
 /// The first release that reads `.cursor-plugin/plugin.json`
 /// ([`Fact::PluginManifests`]); the layout's row starts there.
@@ -649,6 +693,13 @@ pub const CHANGES: &[Change] = &[
         evidence: "bisected (case `codex.x13_plugin_namespaces`): 0.121.0 lists the skill below a `.claude-plugin` manifest as `two` and one below it inside a `.codex-plugin` plugin as `outer:nine`, 0.122.0 as `clp:two` and `inner:nine`",
     },
     Change {
+        fact: Fact::HooksRun,
+        name: "hooks_run",
+        since: HOOKS_SINCE,
+        summary: "The hooks of `.codex/hooks.json` and of the `[hooks]` tables of `.codex/config.toml` run: `PreToolUse`, `PermissionRequest`, `PostToolUse`, `SessionStart`, `UserPromptSubmit` and `Stop`.",
+        evidence: "bisected by firing (case `oracle.codex_hooks_fire`, a hook for each event of 0.171.0 in both files, trusted, one whole `codex exec` turn): 0.123.0 fires none, 0.124.0 `SessionStart`, `UserPromptSubmit`, `PreToolUse`, `PostToolUse` and `Stop` of both files; `codex features list` shows `codex_hooks` under development and off in 0.120.0, stable and on in 0.125.0",
+    },
+    Change {
         fact: Fact::SystemSkills(SYSTEM_SKILLS_0_124),
         name: "system_skill_texts_0_124",
         since: "0.124.0",
@@ -661,6 +712,13 @@ pub const CHANGES: &[Change] = &[
         since: "0.129.0",
         summary: "Hooks registered for `PreCompact` and `PostCompact` are loaded.",
         evidence: "bisected (case `oracle.codex_hook_events`, a hook for each event of 0.171.0): the app server's `hooks/list` of 0.128.0 leaves out `PreCompact` and `PostCompact`, that of 0.129.0 lists them",
+    },
+    Change {
+        fact: Fact::HookTrust,
+        name: "hook_trust",
+        since: "0.129.0",
+        summary: "A hook that is not managed runs only once the user trusts its hash (`/hooks`); before, every hook of a trusted project and of the user runs.",
+        evidence: "bisected (case `oracle.codex_hooks_fire`, a hook for each event in `.codex/hooks.json` and `.codex/config.toml`): the app server's `hooks/list` of 0.128.0 gives no hook a trust status, that of 0.129.0 gives each `untrusted`",
     },
     Change {
         fact: Fact::SystemSkills(SYSTEM_SKILLS_0_131),
@@ -912,6 +970,10 @@ mod tests {
         assert_eq!(mid.bundled_skills, SYSTEM_SKILLS_0_148);
         assert!(!facts_for("0.142.5").on_failure_as_on_request);
         assert!(facts_for("0.143.0").on_failure_as_on_request);
+        assert!(!facts_for("0.63.0").hooks_run && !facts_for("0.123.0").hooks_run);
+        assert!(facts_for(HOOKS_SINCE).hooks_run && facts_for("0.142.3").hooks_run);
+        assert_eq!(facts_for("0.124.0").hook_events, HOOK_EVENTS_FIRST);
+        assert!(!facts_for("0.128.0").hook_trust && facts_for("0.129.0").hook_trust);
         assert_eq!(facts_for("0.128.0").hook_events.len(), 6);
         assert!(facts_for("0.129.0").hook_events.contains(&"PreCompact"));
         assert!(!facts_for("0.132.0").hook_events.contains(&"SubagentStart"));

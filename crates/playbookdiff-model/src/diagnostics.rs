@@ -951,9 +951,13 @@ declare_codes! {
     /// settings layer (the project's own hooks and the user's do not run;
     /// managed hooks still do), Codex `[features] hooks = false` in a
     /// project `.codex/config.toml`. Every hook it affects says `runs: no`
-    /// and names the setting's file and line. Source: seen with Claude
-    /// Code 2.1.332 and 2.1.197 and Codex 0.171.0 (surfaces and guard
-    /// reference).
+    /// and names the setting's file and line. A Codex release before
+    /// 0.124.0 runs no hook as it comes (its hooks feature is off): each
+    /// file that registers hooks gets this diagnostic at its first
+    /// registration, and none of its hooks is listed. Source: seen with
+    /// Claude Code 2.1.332 and 2.1.197 and Codex 0.171.0 (surfaces and
+    /// guard reference); Codex 0.123.0 and 0.124.0 fired by a `codex exec`
+    /// turn (oracle case `oracle.codex_hooks_fire`).
     HooksDisabled = "hooks-disabled", Info, Behaviour, any, "0.1.0", "a setting turns hooks off";
     /// Codex runs a project hook only when the project is trusted and the
     /// hook's hash is trusted in the user's `config.toml`

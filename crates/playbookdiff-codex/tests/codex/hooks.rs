@@ -176,3 +176,73 @@ fn sandbox_mode_is_a_permission_mode() {
     );
     assert_eq!(p.source.lines.map(|l| l.start), Some(1));
 }
+
+/// Before 0.124.0 Codex runs no hook as it comes (its hooks are a
+/// feature that is off; case `oracle.codex_hooks_fire`: 0.123.0 fires
+/// none, 0.124.0 those of both files): none is listed, and each file
+/// that registers hooks says so once, at its first registration.
+#[test]
+fn a_release_before_hooks_run_lists_none() {
+    let t = repo();
+    let at = |v: &str| KIT.compile_dir(t.path(), &at_root().version(v));
+    let before = at("0.123.0");
+    assert!(before.hooks.is_empty(), "{:#?}", before.hooks);
+    let d = diags(&before, D::HooksDisabled);
+    assert_eq!(d.len(), 2, "{d:#?}");
+    assert_says(
+        d[0],
+        "Codex 0.123.0 runs none of the 2 hooks `.codex/hooks.json` registers",
+    );
+    assert_says(d[1], "`.codex/config.toml`");
+    assert_says(d[1], "from Codex 0.124.0 on");
+    assert!(diags(&before, D::HookTrustUnknown).is_empty());
+    let from = at("0.124.0");
+    assert_eq!(from.hooks.len(), 3);
+    assert!(diags(&from, D::HooksDisabled).is_empty());
+}
+
+/// Before 0.129.0 Codex has no hash trust: a trusted project's hooks
+/// run, and no `hook-trust-unknown` is said (case
+/// `oracle.codex_hooks_fire`: `hooks/list` of 0.128.0 gives no trust
+/// status, that of 0.129.0 `untrusted`).
+#[test]
+fn a_release_before_hash_trust_runs_the_hooks() {
+    let t = repo();
+    let at = |v: &str| KIT.compile_dir(t.path(), &at_root().version(v));
+    let before = at("0.128.0");
+    assert_eq!(before.hooks.len(), 3);
+    // The hook whose matcher names no Codex tool still never runs.
+    let runs: Vec<bool> = before
+        .hooks
+        .iter()
+        .map(|h| h.runs == Verdict::Yes)
+        .collect();
+    assert_eq!(runs, [true, false, true], "{:#?}", before.hooks);
+    assert!(diags(&before, D::HookTrustUnknown).is_empty());
+    let from = at("0.129.0");
+    assert!(matches!(from.hooks[0].runs, Verdict::Unknown { .. }));
+    assert!(matches!(from.hooks[2].runs, Verdict::Unknown { .. }));
+    assert_eq!(diags(&from, D::HookTrustUnknown).len(), 1);
+}
+
+/// A project that turns on the feature `codex_hooks` before 0.124.0: the
+/// release may run its `hooks.json` hooks (case
+/// `oracle.codex_hooks_feature`), which is not modelled and said once.
+#[test]
+fn the_hooks_feature_turned_on_before_hooks_run_is_not_modelled() {
+    let t = repo();
+    write(
+        t.path(),
+        ".codex/config.toml",
+        format!("{CONFIG}\n[features]\ncodex_hooks = true\n"),
+    );
+    let cfg = KIT.compile_dir(t.path(), &at_root().version("0.120.0"));
+    assert!(cfg.hooks.is_empty());
+    assert!(diags(&cfg, D::HooksDisabled).is_empty());
+    let d = diags(&cfg, D::HookNotModelled);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_says(
+        d[0],
+        "`.codex/config.toml` turns on the feature `codex_hooks`",
+    );
+}

@@ -1072,6 +1072,13 @@ fn codex_hook_aspects(
     } else {
         &obs["trusted"]
     };
+    if run["hooksFired"].is_array() {
+        let (theirs, ours) = (fired_hooks(run), codex_fired_hooks(cfg));
+        if theirs.is_empty() && ours.is_empty() {
+            return Vec::new();
+        }
+        return vec![("hooks-fired", list(theirs), list(ours))];
+    }
     let Some(listed) = run["hooks"]["listed"].as_array() else {
         return Vec::new();
     };
@@ -1098,16 +1105,60 @@ fn codex_hook_aspects(
     out
 }
 
+/// The events one `codex exec` turn of the recorder raises (a release
+/// without `hooks/list`, `hooksFired`): its session start, its prompt,
+/// one shell call, which hooks see as `Bash`, and its end.
+const CODEX_TURN_EVENTS: &[&str] = &[
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+];
+
+/// The tags of the marker hooks ([`codex_marker_tag`]) the adapter says
+/// may run, of the events a `codex exec` turn raises
+/// ([`CODEX_TURN_EVENTS`]), with no matcher or one naming `Bash` (the
+/// run is trusted, so a hook whose `runs` is unknown for want of its
+/// hash's trust counts: the releases that fire hooks have no hash trust).
+fn codex_fired_hooks(cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
+    cfg.hooks
+        .iter()
+        .filter(|h| h.may_run() && CODEX_TURN_EVENTS.contains(&h.event.as_str()))
+        .filter(|h| {
+            h.matcher
+                .as_deref()
+                .is_none_or(|m| m.split('|').any(|t| t == "Bash" || t == "*"))
+        })
+        .filter_map(|h| codex_marker_tag(h.handler.command.as_deref()?))
+        .collect()
+}
+
+/// The tag a Codex marker hook's command writes: `TAG` of `printf
+/// '%s\n' TAG >> .hook-markers` (fixture `codex_hooks_fire`).
+fn codex_marker_tag(command: &str) -> Option<String> {
+    let tag = command
+        .strip_prefix("printf '%s\\n' ")?
+        .strip_suffix(" >> .hook-markers")?;
+    Some(tag.to_string())
+}
+
 /// The hooks `hooks/list` gives, as `file event trust`: the event in the
 /// configuration's spelling (`preToolUse` is `PreToolUse`), `may-run`
 /// for a hook whose hash is not trusted yet (Codex runs it once the user
-/// trusts it), else its status.
+/// trusts it), `yes` for one without a trust status (0.128.0, which runs
+/// every hook it lists), else its status.
 fn codex_listed_hooks(listed: &[Value]) -> BTreeSet<String> {
     listed_hooks(listed, |status| match status {
         "untrusted" => "may-run",
+        NO_TRUST_STATUS => "yes",
         other => other,
     })
 }
+
+/// What [`listed_hooks`] passes for a hook `hooks/list` gives no trust
+/// status (releases before hash trust, 0.128.0).
+const NO_TRUST_STATUS: &str = "none";
 
 /// [`codex_listed_hooks`] of a listing under the user's trust entries:
 /// `trusted`, `modified` (a stale hash) and `untrusted` are each the
@@ -1115,6 +1166,7 @@ fn codex_listed_hooks(listed: &[Value]) -> BTreeSet<String> {
 fn codex_trusted_hooks(listed: &[Value]) -> BTreeSet<String> {
     listed_hooks(listed, |status| match status {
         "untrusted" | "trusted" | "modified" => "may-run",
+        NO_TRUST_STATUS => "yes",
         other => other,
     })
 }
@@ -1133,7 +1185,7 @@ fn listed_hooks(listed: &[Value], status: fn(&str) -> &str) -> BTreeSet<String> 
                 .into_iter()
                 .chain(chars)
                 .collect();
-            let status = h["trustStatus"].as_str().map_or("-", status);
+            let status = status(h["trustStatus"].as_str().unwrap_or(NO_TRUST_STATUS));
             format!(
                 "{} {event} {status}",
                 h["source"].as_str().unwrap_or_default()
@@ -1169,7 +1221,7 @@ fn codex_local_listed_hooks(listed: &[Value]) -> BTreeSet<String> {
         })
         .collect();
     listed_hooks(&off, |status| match status {
-        "trusted" | "managed" => "runs",
+        "trusted" | "managed" | NO_TRUST_STATUS => "runs",
         other => other,
     })
 }
