@@ -2514,6 +2514,37 @@ def inlined_positions(tail, candidates, repo):
     return found
 
 
+# Where a release that sends no `<custom_instruction>` block (0.0.376 to
+# 0.0.384) puts its instructions: after its tool guidelines.
+CP_TOOLS_END = "</tools>"
+
+
+def unblocked_instructions(text, files, repo):
+    """The always-on instruction files (`copilot-instructions.md`,
+    `AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, any case) whose text a release
+    without `<custom_instruction>` blocks inlined after its tool
+    guidelines, in the order sent, each `{"path": ..., "unblocked":
+    true}`; files of one text share an entry (`path` a sorted list), as
+    in a block. 0.0.376 to 0.0.384 send one source so (the user's and
+    the repository's `copilot-instructions.md` joined under "#
+    Repository-specific instructions", else `AGENTS.md`, else
+    `CLAUDE.md`, else `GEMINI.md`; 0.0.376 `index.js`, the instruction
+    loader), each text through the Markdown filter: a rewritten text is
+    found as [`inlined_positions`] finds a path-specific one."""
+    start = text.rfind(CP_TOOLS_END)
+    if start < 0:
+        return []
+    tail = text[start + len(CP_TOOLS_END):].replace("\r\n", "\n")
+    by_text = {}
+    for p, t in sorted(files.items()):
+        if t and Path(p).name.lower() in INSTRUCTION_NAMES:
+            by_text.setdefault(t, []).append(p)
+    found = inlined_positions(tail, [(ps[0], t) for t, ps in by_text.items()], repo)
+    named = {ps[0]: ps for ps in by_text.values()}
+    return [{"path": named[p][0] if len(named[p]) == 1 else named[p], "unblocked": True}
+            for _, p in sorted(found)]
+
+
 def copilot_instructions(text, repo, norm, cwd=".", home=None):
     """The `<custom_instruction>` blocks in order, each named by the file
     whose text it holds (imports taken out and recorded beside it), then
@@ -2524,7 +2555,7 @@ def copilot_instructions(text, repo, norm, cwd=".", home=None):
     if home is not None:
         files.update({f"$HOME/{p}": t for p, t in markdown_files(home).items()})
     blocks = list(CP_BLOCK.finditer(text))
-    out = []
+    out = [] if blocks else unblocked_instructions(text, files, repo)
     for m in blocks:
         body = m.group(1)
         own, imports, skipped = split_imports(body)
@@ -2716,6 +2747,12 @@ def run_copilot(exe, case, work, version=None):
             events = False
     finally:
         api.close()
+    if os.environ.get("ORACLE_KEEP"):
+        keep = Path(os.environ["ORACLE_KEEP"])
+        keep.mkdir(parents=True, exist_ok=True)
+        for i, body in enumerate(api.requests):
+            (keep / f"request{i + 1}.json").write_text(json.dumps(body, indent=1))
+        shutil.copy(work / "out", keep / "stdout.jsonl")
     obs = {"exit": 0 if api.requests else rc}
     skills, servers, builtin, skills_event = [], [], None, False
     for line in (work / "out").read_text(errors="replace").splitlines():

@@ -267,3 +267,53 @@ class FakeChatRequests(unittest.TestCase):
             api.close()
         self.assertEqual([b.get("method") for b in api.rpc], ["initialize"])
         self.assertEqual([list(b) for b in api.requests], [["model", "messages"]])
+
+
+class UnblockedInstructions(unittest.TestCase):
+    """0.0.376 to 0.0.384 inline one source of instructions after their
+    tool guidelines, without `<custom_instruction>` blocks."""
+
+    def prompt(self, inlined):
+        return ("<tools>\n<grep>Use AGENTS.md rules.</grep>\n</tools>\n\n" + inlined
+                + "\n\n<solution_persistence>\nAct.\n</solution_persistence>\nRespond concisely.")
+
+    def files(self):
+        return {"AGENTS.md": "Root agents: use spaces.",
+                "GEMINI.md": "Root agents: use spaces.",
+                "CLAUDE.md": "Claude rules.",
+                ".github/copilot-instructions.md": "Root copilot instructions: use tabs.",
+                "a/AGENTS.md": "Nested.",
+                "docs/guide.md": "Root copilot instructions: use tabs."}
+
+    def test_the_inlined_file_is_named_by_its_text(self):
+        text = self.prompt("Root copilot instructions: use tabs.")
+        self.assertEqual(record.unblocked_instructions(text, self.files(), Path(".")),
+                         [{"path": ".github/copilot-instructions.md", "unblocked": True}])
+
+    def test_two_files_of_one_text_share_an_entry(self):
+        text = self.prompt("Root agents: use spaces.")
+        self.assertEqual(record.unblocked_instructions(text, self.files(), Path(".")),
+                         [{"path": ["AGENTS.md", "GEMINI.md"], "unblocked": True}])
+
+    def test_the_users_and_the_repositorys_files_in_order(self):
+        files = self.files() | {"$HOME/.copilot/copilot-instructions.md": "User: be brief."}
+        text = self.prompt("User: be brief.\n\n# Repository-specific instructions\n\n"
+                           "Root copilot instructions: use tabs.")
+        self.assertEqual(
+            [e["path"] for e in record.unblocked_instructions(text, files, Path("."))],
+            ["$HOME/.copilot/copilot-instructions.md", ".github/copilot-instructions.md"])
+
+    def test_a_text_before_the_tool_guidelines_is_not_sent(self):
+        text = "Claude rules.\n" + self.prompt("Nested.")
+        self.assertEqual(record.unblocked_instructions(text, self.files(), Path(".")),
+                         [{"path": "a/AGENTS.md", "unblocked": True}])
+
+    def test_blocks_are_read_as_blocks(self):
+        text = self.prompt("<custom_instruction>\nClaude rules.\n</custom_instruction>")
+        norm = record.Normalizer(Path("."), Path("."), Path("."), 0)
+        with tempfile.TemporaryDirectory() as t:
+            repo = Path(t)
+            (repo / "CLAUDE.md").write_text("Claude rules.\n")
+            (repo / "AGENTS.md").write_text("Claude rules. And more.\n")
+            blocks, _, _ = record.copilot_instructions(text, repo, norm)
+        self.assertEqual(blocks, [{"path": "CLAUDE.md"}])
