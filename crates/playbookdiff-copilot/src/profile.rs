@@ -399,6 +399,34 @@ pub(crate) struct Profile {
     pub hook_groups: bool,
     /// Which skill names a release takes.
     pub skill_names: SkillNames,
+    /// The repository's skill roots, in the order a directory's skills
+    /// are listed ([`crate::skills::ROOTS`] from the release that reads
+    /// `.agents/skills`). 0.0.388 reads `.github/skills` and
+    /// `.claude/skills` only (case `copilot.skills_agents_mcp`: `alpha`
+    /// and `gamma` listed, `.agents/skills/beta` not; 0.0.388 `index.js`,
+    /// the skill loader: those two roots of the git root, then
+    /// `~/.copilot/skills` and `~/.claude/skills`; bisected: 0.0.400
+    /// does not list `beta`, 0.0.401 does). Before 0.0.399 the agent's
+    /// code reads the roots of the git root alone, not of the directories
+    /// down to the launch directory (0.0.388 `index.js`; 0.0.399 reads
+    /// them): not modelled, no case tells them apart.
+    pub skill_roots: &'static [&'static str],
+    /// Whether Claude Code's commands (`.claude/commands/*.md`) are
+    /// listed as skills (case `copilot.skills_agents_mcp`: 0.0.388 does
+    /// not list `deploy`; its `index.js` holds no loader of
+    /// `.claude/commands`; bisected: 0.0.394 does not list it, 0.0.399
+    /// does).
+    pub claude_commands: bool,
+    /// Whether custom agents are read from Claude Code's folders
+    /// (`.claude/agents`, and `~/.claude/agents` in local mode) besides
+    /// `.github/agents` and `~/.copilot/agents` (case
+    /// `copilot.skills_agents_mcp`: 0.0.388 lists `reviewer` of
+    /// `.github/agents`, not `helper` of `.claude/agents`; 0.0.388
+    /// `index.js`, the agent loader `M1e`: `~/.copilot/agents`, then the
+    /// git root's `.github/agents`, then the remote agents of a
+    /// github.com repository, nothing else; bisected: 0.0.394 lists
+    /// `reviewer` alone, 0.0.399 both).
+    pub claude_agents: bool,
 }
 
 /// Which skill names a release takes, besides the length
@@ -499,6 +527,9 @@ const OF_1_0_24: Profile = Profile {
     disable_all_hooks: true,
     hook_groups: true,
     skill_names: SkillNames::Punctuated,
+    skill_roots: crate::skills::ROOTS,
+    claude_commands: true,
+    claude_agents: true,
 };
 
 /// The facts of 1.0.11, the release before which every fact bisected
@@ -530,6 +561,9 @@ const TABLE: &[Profile] = &[
         disable_all_hooks: false,
         hook_groups: false,
         skill_names: SkillNames::HyphensOnly,
+        skill_roots: &[".github/skills", ".claude/skills"],
+        claude_commands: false,
+        claude_agents: false,
         ..OF_1_0_11
     },
     OF_1_0_11,
@@ -576,6 +610,9 @@ const TABLE: &[Profile] = &[
         disable_all_hooks: true,
         hook_groups: true,
         skill_names: SkillNames::Punctuated,
+        skill_roots: crate::skills::ROOTS,
+        claude_commands: true,
+        claude_agents: true,
     },
 ];
 
@@ -662,6 +699,12 @@ pub(crate) enum Fact {
     HookGroups,
     /// [`Profile::skill_names`].
     SkillNames,
+    /// [`Profile::skill_roots`].
+    SkillRoots,
+    /// [`Profile::claude_commands`].
+    ClaudeCommands,
+    /// [`Profile::claude_agents`].
+    ClaudeAgents,
 }
 
 impl TableFact<Profile> for Fact {
@@ -728,6 +771,9 @@ impl TableFact<Profile> for Fact {
             Fact::DisableAllHooks => f.disable_all_hooks = n.disable_all_hooks,
             Fact::HookGroups => f.hook_groups = n.hook_groups,
             Fact::SkillNames => f.skill_names = n.skill_names,
+            Fact::SkillRoots => f.skill_roots = n.skill_roots,
+            Fact::ClaudeCommands => f.claude_commands = n.claude_commands,
+            Fact::ClaudeAgents => f.claude_agents = n.claude_agents,
         }
     }
 }
@@ -744,6 +790,27 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "0.0.394",
         summary: "Of `AGENTS.md`, `CLAUDE.md` and `GEMINI.md` of one directory, a text identical to an earlier one's is not sent again.",
         evidence: "bisected (case `copilot.instruction_chain`): 0.0.390 sends the root's `GEMINI.md`, whose text is that of `AGENTS.md`, as a fourth block, 0.0.394 sends three",
+    },
+    Change {
+        fact: Fact::ClaudeAgents,
+        name: "claude_agents",
+        since: "0.0.399",
+        summary: "Custom agents are read from Claude Code's `.claude/agents` (and `~/.claude/agents`) too.",
+        evidence: "bisected (case `copilot.skills_agents_mcp`, `startup.taskAgents`): the `task` tool of 0.0.394 lists `reviewer` of `.github/agents` alone, that of 0.0.399 also `helper` of `.claude/agents` (0.0.388 `index.js`, the agent loader: `~/.copilot/agents` and the git root's `.github/agents` only; 0.0.399 `index.js`: a second pass over `~/.claude/agents` and the `.claude/agents` folders)",
+    },
+    Change {
+        fact: Fact::ClaudeCommands,
+        name: "claude_commands",
+        since: "0.0.399",
+        summary: "Claude Code's commands (`.claude/commands/*.md`) are listed as skills, named by their file.",
+        evidence: "bisected (case `copilot.skills_agents_mcp`, `startup.skillsListed`): the `skill` tool of 0.0.394 does not list `deploy` of `.claude/commands`, that of 0.0.399 does",
+    },
+    Change {
+        fact: Fact::SkillRoots,
+        name: "skill_roots",
+        since: "0.0.401",
+        summary: "Skills are read from `.agents/skills` too, between `.github/skills` and `.claude/skills`.",
+        evidence: "bisected (case `copilot.skills_agents_mcp`, `startup.skillsListed`): the `skill` tool of 0.0.400 lists `alpha` and `gamma`, that of 0.0.401 also `beta` of `.agents/skills` (0.0.399 `index.js`, the skill loader: the roots `.github/skills` and `.claude/skills` alone)",
     },
     Change {
         fact: Fact::SkillNames,
@@ -1139,7 +1206,8 @@ mod tests {
     /// user's `~/.claude/skills` read up to 1.0.38, an empty instruction
     /// file sent from 1.0.64; the window's first release lists no custom
     /// agent, 1.0.12 does; the user's hooks come from `config.json` up to
-    /// 1.0.92, from `settings.json` in 1.0.102.
+    /// 1.0.92, from `settings.json` in 1.0.102; Claude Code's agents and
+    /// commands are read from 0.0.399, `.agents/skills` from 0.0.401.
     #[test]
     fn bisected_boundaries() {
         let skills = |v| of(v).user_skill_roots.contains(&".claude/skills");
@@ -1188,6 +1256,10 @@ mod tests {
         assert!(of("1.0.92").enabled_plugins_in_config);
         assert!(!of("1.0.20").enabled_plugins_read && of("1.0.22").enabled_plugins_read);
         assert!(!of("1.0.102").enabled_plugins_in_config);
+        assert!(!of("0.0.394").claude_agents && of("0.0.399").claude_agents);
+        assert!(!of("0.0.394").claude_commands && of("0.0.399").claude_commands);
+        let agents_root = |v| of(v).skill_roots.contains(&".agents/skills");
+        assert!(!agents_root("0.0.400") && agents_root("0.0.401"));
         let short = |v| of(v).shipped_skills()[0].description == CLOUD_AGENT_SETUP;
         assert!(short("1.0.39") && !short("1.0.40"));
     }

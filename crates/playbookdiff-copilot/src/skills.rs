@@ -20,7 +20,9 @@
 //! a field of the wrong type is not listed either (seen with 1.0.102,
 //! fuzzer seed 400: `description: [a, b]` in `.claude/commands/fix.md`).
 //! Before 0.0.410 a skill needs a `name`, of ASCII letters, digits and
-//! `-` ([`Profile::skill_names`]).
+//! `-` ([`Profile::skill_names`]). Before 0.0.401 `.agents/skills` is not
+//! read ([`Profile::skill_roots`]), before 0.0.399 neither are the
+//! commands ([`Profile::claude_commands`]).
 //!
 //! In local mode the user's roots ([`Profile::user_skill_roots`]:
 //! `~/.copilot/skills`, `~/.agents/skills`, and with 1.0.24
@@ -51,7 +53,8 @@ use playbookdiff_model::{
 use playbookdiff_source::{EntryKind, Machine, TextFile};
 use serde_json::Value;
 
-/// The skill roots of a directory, in the order Copilot CLI lists them.
+/// The skill roots of a directory, in the order Copilot CLI lists them
+/// (the newest releases' [`Profile::skill_roots`]).
 pub(crate) const ROOTS: &[&str] = &[".github/skills", ".agents/skills", ".claude/skills"];
 
 /// The longest skill name Copilot CLI accepts, in characters (1.0.24's
@@ -328,7 +331,7 @@ fn of_dir(cx: &mut Cx<'_, '_>, profile: &Profile, dir: RepoPath) -> Vec<(Skill, 
     struct SkillsOf(RepoPath, &'static str);
     cx.memo_read(SkillsOf(dir.clone(), profile.release), |cx| {
         let mut out = Vec::new();
-        for root in ROOTS {
+        for root in profile.skill_roots {
             for file in skill_files(cx, profile, &dir, root) {
                 let before = cx.diags.len();
                 let text = cx.repo.read_text(&file, READ_LIMIT).ok();
@@ -337,7 +340,12 @@ fn of_dir(cx: &mut Cx<'_, '_>, profile: &Profile, dir: RepoPath) -> Vec<(Skill, 
                 out.push((s, cx.diags.split_off(before)));
             }
         }
-        for file in command_files(cx, &dir) {
+        let commands = if profile.claude_commands {
+            command_files(cx, &dir)
+        } else {
+            Vec::new()
+        };
+        for file in commands {
             let stem = file
                 .file_name()
                 .and_then(|n| n.strip_suffix(".md"))
