@@ -427,6 +427,15 @@ pub(crate) struct Profile {
     /// github.com repository, nothing else; bisected: 0.0.394 lists
     /// `reviewer` alone, 0.0.399 both).
     pub claude_agents: bool,
+    /// Whether each always-on instruction file is sent as a
+    /// `<custom_instruction>` block of its own, from the git root, the
+    /// launch directory and the directories between ([`crate::instructions`]),
+    /// or one source alone is inlined without a block
+    /// ([`crate::one_source`]: 0.0.376 to 0.0.384; case
+    /// `copilot.instruction_chain`: 0.0.384 sends
+    /// `.github/copilot-instructions.md` alone, without a block, 0.0.388
+    /// also `AGENTS.md`, `GEMINI.md` and `CLAUDE.md`, each a block).
+    pub instruction_blocks: bool,
 }
 
 /// Which skill names a release takes, besides the length
@@ -530,6 +539,7 @@ const OF_1_0_24: Profile = Profile {
     skill_roots: crate::skills::ROOTS,
     claude_commands: true,
     claude_agents: true,
+    instruction_blocks: true,
 };
 
 /// The facts of 1.0.11, the release before which every fact bisected
@@ -564,6 +574,7 @@ const TABLE: &[Profile] = &[
         skill_roots: &[".github/skills", ".claude/skills"],
         claude_commands: false,
         claude_agents: false,
+        instruction_blocks: false,
         ..OF_1_0_11
     },
     OF_1_0_11,
@@ -613,6 +624,7 @@ const TABLE: &[Profile] = &[
         skill_roots: crate::skills::ROOTS,
         claude_commands: true,
         claude_agents: true,
+        instruction_blocks: true,
     },
 ];
 
@@ -705,6 +717,8 @@ pub(crate) enum Fact {
     ClaudeCommands,
     /// [`Profile::claude_agents`].
     ClaudeAgents,
+    /// [`Profile::instruction_blocks`].
+    InstructionBlocks,
 }
 
 impl TableFact<Profile> for Fact {
@@ -774,6 +788,7 @@ impl TableFact<Profile> for Fact {
             Fact::SkillRoots => f.skill_roots = n.skill_roots,
             Fact::ClaudeCommands => f.claude_commands = n.claude_commands,
             Fact::ClaudeAgents => f.claude_agents = n.claude_agents,
+            Fact::InstructionBlocks => f.instruction_blocks = n.instruction_blocks,
         }
     }
 }
@@ -784,6 +799,13 @@ pub(crate) type Change = playbookdiff_model::profile::FactChange<Fact>;
 /// Every fact that differs between the rows of [`TABLE`], with the first
 /// release that shows the newer value, oldest first.
 pub(crate) const CHANGES: &[Change] = &[
+    Change {
+        fact: Fact::InstructionBlocks,
+        name: "instruction_blocks",
+        since: "0.0.388",
+        summary: "Each always-on instruction file is sent as a `<custom_instruction>` block of its own, those of the launch directory too, instead of one source alone (the Copilot files, else `AGENTS.md`, else `CLAUDE.md`, else `GEMINI.md` of the git root).",
+        evidence: "bisected (case `copilot.instruction_chain`): 0.0.384 sends `.github/copilot-instructions.md` alone, inlined without a block, 0.0.388 also `AGENTS.md`, `GEMINI.md` and `CLAUDE.md`, each a block (0.0.376 and 0.0.384 `index.js`, the instruction loader, returns at the first source found)",
+    },
     Change {
         fact: Fact::NamedRepeatsLeftOut,
         name: "named_repeats_left_out",
@@ -1108,31 +1130,23 @@ pub(crate) const CHANGES: &[Change] = &[
     },
 ];
 
-/// The first release the adapter models: the first that sends each
-/// instruction file as a `<custom_instruction>` block of its own, the
-/// loader of every later release (behaviour `copilot.instruction-blocks`,
-/// case `copilot.instruction_chain`: 0.0.384 sends
-/// `.github/copilot-instructions.md` alone, inlined without a block,
-/// 0.0.388 also `AGENTS.md`, `GEMINI.md` and `CLAUDE.md`, each a block).
-/// The releases of the last twelve months start at 0.0.368 by the
-/// agent's changelog (`oracle/bisect/copilot.dates.json`; npm's publish
-/// times do not follow the version order). The recorder observes a
-/// release from 0.0.376 on: a release published without the executable
-/// for this platform runs as the JavaScript it ships on a pinned
-/// Node.js 24; 1.0.10 is the first whose code reads
-/// `COPILOT_PROVIDER_BASE_URL` (`copilot.provider-endpoint`), an older
-/// one reaches the recorder's endpoint through the Copilot API route of
-/// its code (`COPILOT_ENABLE_ALT_PROVIDERS`, `GITHUB_COPILOT_API_TOKEN`,
-/// `COPILOT_API_URL`, `COPILOT_AGENT_MODEL`: a login without GitHub),
-/// which 0.0.376 is the first to have (`copilot.api-token-login`; 0.0.372
-/// asks for a GitHub login). 0.0.376 to 0.0.384 load instructions
-/// otherwise: one source alone, the user's and the repository's
-/// `copilot-instructions.md`, else `AGENTS.md`, else `CLAUDE.md`, else
-/// `GEMINI.md`, with the path-specific files and nested `AGENTS.md` files
-/// listed in tables (0.0.376 `index.js`, the instruction loader): not
-/// modelled. A release before this one gets its profile, with a
-/// diagnostic.
-pub(crate) const FIRST_MODELLED: &str = "0.0.388";
+/// The first release the adapter models: the first the recorder
+/// observes, the first whose code logs in without GitHub
+/// (`copilot.api-token-login`: 0.0.376 `index.js` holds
+/// `tryCopilotApiTokenLogin`, 0.0.372 does not). The releases of the
+/// last twelve months start at 0.0.368 by the agent's changelog
+/// (`oracle/bisect/copilot.dates.json`; npm's publish times do not follow
+/// the version order). A release published without the executable for
+/// this platform runs as the JavaScript it ships on a pinned Node.js 24;
+/// 1.0.10 is the first whose code reads `COPILOT_PROVIDER_BASE_URL`
+/// (`copilot.provider-endpoint`), an older one reaches the recorder's
+/// endpoint through the Copilot API route of its code
+/// (`COPILOT_ENABLE_ALT_PROVIDERS`, `GITHUB_COPILOT_API_TOKEN`,
+/// `COPILOT_API_URL`, `COPILOT_AGENT_MODEL`). 0.0.376 to 0.0.384 send one
+/// source of instructions ([`Profile::instruction_blocks`]). 0.0.368 to
+/// 0.0.372 ask for a GitHub login and are not observed: a release before
+/// this one gets its profile, with a diagnostic.
+pub(crate) const FIRST_MODELLED: &str = "0.0.376";
 
 /// The facts of release `version` ([`facts_of`] over [`TABLE`] and
 /// [`CHANGES`]). A release outside the window gets the facts of the
@@ -1256,6 +1270,7 @@ mod tests {
         assert!(of("1.0.92").enabled_plugins_in_config);
         assert!(!of("1.0.20").enabled_plugins_read && of("1.0.22").enabled_plugins_read);
         assert!(!of("1.0.102").enabled_plugins_in_config);
+        assert!(!of("0.0.384").instruction_blocks && of("0.0.388").instruction_blocks);
         assert!(!of("0.0.394").claude_agents && of("0.0.399").claude_agents);
         assert!(!of("0.0.394").claude_commands && of("0.0.399").claude_commands);
         let agents_root = |v| of(v).skill_roots.contains(&".agents/skills");

@@ -654,7 +654,14 @@ fn refusal(text: &TextFile, profile: &Profile, s: &Skill) -> Option<String> {
     if let Some(why) = wrong_type(value, &fm.yaml) {
         return Some(why);
     }
-    if profile.skill_names == SkillNames::HyphensOnly && value.get("name").is_none() {
+    // A command is named by its file (seen with 0.0.399, case
+    // `copilot.skills_agents_mcp`: `deploy.md`, whose front matter has no
+    // `name`, listed as `deploy`).
+    let is_skill_file = s.source.path.file_name() == Some("SKILL.md");
+    if profile.skill_names == SkillNames::HyphensOnly
+        && is_skill_file
+        && value.get("name").is_none()
+    {
         return Some(format!(
             "its front matter has no `name`, which this release requires (a skill is named by its folder from {} on)",
             crate::profile::since(crate::profile::Fact::SkillNames)
