@@ -1516,6 +1516,9 @@ class FakeChat:
                         api.rpc.append(body)
                     self.reply()
                     return
+                if isinstance(body, dict) and isinstance(body.get("query"), str):
+                    self.graphql(body["query"])
+                    return
                 if isinstance(body, dict):
                     with api.lock:
                         api.requests.append(body)
@@ -1524,6 +1527,21 @@ class FakeChat:
                     self.call_tool(*api.tool_call)
                 else:
                     self.reply()
+
+            def graphql(self, query):
+                # GitHub's GraphQL API as Copilot CLI 0.0.368 asks it, at
+                # the host of its login (`COPILOT_API_URL` with a GitHub
+                # token variable): the user's Copilot API is this
+                # endpoint, the user no employee. Not a model request.
+                viewer = {"login": "oracle", "isEmployee": False,
+                          "copilotEndpoints": {"api": f"http://127.0.0.1:{api.port}"}}
+                fields = {k: v for k, v in viewer.items() if k in query}
+                msg = json.dumps({"data": {"viewer": fields}}).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(msg)))
+                self.end_headers()
+                self.wfile.write(msg)
 
             def call_tool(self, name, args):
                 def chunk(delta, finish=None):
@@ -2676,6 +2694,13 @@ def copilot_task_agents(body):
 # `COPILOT_AGENT_MODEL` names the model (`sweagent-capi:gpt-4.1`).
 COPILOT_CAPI_ROUTE_BEFORE = "1.0.10"
 
+# The first release that logs in with `GITHUB_COPILOT_API_TOKEN` alone
+# (`tryCopilotApiTokenLogin`); an older one takes a GitHub token variable
+# as its login without asking GitHub for the user while `COPILOT_API_URL`
+# is set (0.0.372 `index.js`: `tryGitHubTokenLogin` returns the `env`
+# login at once then; a token starting `ghp_` is refused).
+COPILOT_API_TOKEN_LOGIN = "0.0.376"
+
 
 def copilot_endpoint_env(version, base_url):
     """The variables that send release `version`'s chat requests to
@@ -2687,6 +2712,8 @@ def copilot_endpoint_env(version, base_url):
         env = {"COPILOT_ENABLE_ALT_PROVIDERS": "true", "GITHUB_COPILOT_API_TOKEN": "fake-api-token-31",
                "COPILOT_API_URL": base_url.removesuffix("/v1"),
                "COPILOT_AGENT_MODEL": "sweagent-capi:gpt-4.1"}
+    if version is not None and version_key(version) < version_key(COPILOT_API_TOKEN_LOGIN):
+        env["COPILOT_GITHUB_TOKEN"] = "gho_fake-github-token-31"
     return env
 
 

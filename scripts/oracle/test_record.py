@@ -317,3 +317,28 @@ class UnblockedInstructions(unittest.TestCase):
             (repo / "AGENTS.md").write_text("Claude rules. And more.\n")
             blocks, _, _ = record.copilot_instructions(text, repo, norm)
         self.assertEqual(blocks, [{"path": "CLAUDE.md"}])
+
+    def test_the_graphql_viewer_names_this_endpoint_as_the_copilot_api(self):
+        # Copilot CLI 0.0.368 asks its login's host (`COPILOT_API_URL`)
+        # for the user's Copilot API before its first chat request.
+        import urllib.request
+        api = record.FakeChat()
+        try:
+            query = "{ viewer { login copilotEndpoints { api } } }"
+            req = urllib.request.Request(f"http://127.0.0.1:{api.port}/graphql",
+                                         data=json.dumps({"query": query}).encode(),
+                                         headers={"content-type": "application/json"})
+            doc = json.loads(urllib.request.urlopen(req, timeout=10).read())
+        finally:
+            api.close()
+        self.assertEqual(doc["data"]["viewer"]["copilotEndpoints"]["api"],
+                         f"http://127.0.0.1:{api.port}")
+        self.assertNotIn("isEmployee", doc["data"]["viewer"])
+        self.assertEqual(api.requests, [])
+
+    def test_a_release_before_the_api_token_login_gets_a_github_token_variable(self):
+        old = record.copilot_endpoint_env("0.0.372", "http://127.0.0.1:1/v1")
+        new = record.copilot_endpoint_env("0.0.376", "http://127.0.0.1:1/v1")
+        self.assertEqual(old["COPILOT_API_URL"], "http://127.0.0.1:1")
+        self.assertFalse(old["COPILOT_GITHUB_TOKEN"].startswith("ghp_"))
+        self.assertNotIn("COPILOT_GITHUB_TOKEN", new)
