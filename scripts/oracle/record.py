@@ -2609,9 +2609,10 @@ def copilot_instructions(text, repo, norm, cwd=".", home=None):
     # the table's rows taken out: 1.0.24 sends the user's table
     # (`~/.copilot/instructions`) before the repository's files (case
     # `fuzz.copilot.home.5`), 1.0.102 after them. Without notifications,
-    # up to the table.
-    end = notes if notes >= 0 else table
-    tail = CP_TABLE.sub("", text[tail_start:end]) if end >= 0 else ""
+    # up to the table; without either (0.0.388 sends no notifications),
+    # up to the end.
+    end = notes if notes >= 0 else table if table >= 0 else len(text)
+    tail = CP_TABLE.sub("", text[tail_start:end])
     # The files are compared with CRLF made LF (`markdown_files`); the
     # agent sends a path-specific file as written, CRLF included (seen
     # with 1.0.102: a rule with CRLF line ends arrived with them), so the

@@ -48,8 +48,16 @@ const USER_FOLDERS: &[&str] = &[".copilot/agents", ".claude/agents"];
 /// The pairs of [`FOLDERS`] and [`USER_FOLDERS`] the release of `profile`
 /// reads: Claude Code's only with [`Profile::claude_agents`].
 fn folders(profile: &Profile) -> impl Iterator<Item = (&'static str, &'static str)> {
-    let read = if profile.claude_agents { FOLDERS.len() } else { 1 };
-    FOLDERS.iter().copied().zip(USER_FOLDERS.iter().copied()).take(read)
+    let read = if profile.claude_agents {
+        FOLDERS.len()
+    } else {
+        1
+    };
+    FOLDERS
+        .iter()
+        .copied()
+        .zip(USER_FOLDERS.iter().copied())
+        .take(read)
 }
 
 /// The tool whose description lists custom agents to the model.

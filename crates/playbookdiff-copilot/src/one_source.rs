@@ -1,9 +1,9 @@
 //! Instructions of the releases that send one source alone, without
 //! `<custom_instruction>` blocks ([`Profile::instruction_blocks`] false:
-//! 0.0.376 to 0.0.384).
+//! 0.0.368 to 0.0.384).
 //!
-//! Read in 0.0.376's and 0.0.384's `index.js` (the instruction loader,
-//! called with the git root): the source is the user's
+//! Read in 0.0.368's, 0.0.372's, 0.0.376's and 0.0.384's `index.js` (the
+//! same instruction loader, called with the git root): the source is the user's
 //! `~/.copilot/copilot-instructions.md` and the git root's
 //! `.github/copilot-instructions.md` when either exists (both joined
 //! under "# Repository-specific instructions"), else the git root's
@@ -16,9 +16,14 @@
 //! table of nested files to view; nothing of the directories between is
 //! read, nor the user's `~/.copilot/instructions`. Seen on cases
 //! `copilot.instruction_chain` and `copilot.instruction_chain.in-a-b`
-//! (0.0.376 and 0.0.384 send `.github/copilot-instructions.md` alone).
+//! (0.0.368, 0.0.372, 0.0.376 and 0.0.384 send
+//! `.github/copilot-instructions.md` alone) and `copilot.path_instructions`
+//! (0.0.384: `AGENTS.md`, the two general files inlined, the two others in
+//! the table).
 
-use crate::instructions::{entry, find, read, AlwaysOn, Builder, Slot, COPILOT_INSTRUCTIONS, NAMES};
+use crate::instructions::{
+    entry, find, read, AlwaysOn, Builder, Slot, COPILOT_INSTRUCTIONS, NAMES,
+};
 use crate::{Cx, Profile};
 use playbookdiff_adapter::scope::place;
 use playbookdiff_model::{
@@ -77,8 +82,15 @@ pub(crate) fn compile(
     }
     let root = crate::git_root(cx);
     let found = candidates(cx, &root);
-    let copilot_only = user_file(machine) || found.first().is_some_and(|f| f.slot == Slot::RepositoryWide);
-    let source = if copilot_only { found.first().filter(|f| f.slot == Slot::RepositoryWide) } else { found.first() };
+    let copilot_only = user_file(machine)
+        || found
+            .first()
+            .is_some_and(|f| f.slot == Slot::RepositoryWide);
+    let source = if copilot_only {
+        found.first().filter(|f| f.slot == Slot::RepositoryWide)
+    } else {
+        found.first()
+    };
     for file in &found {
         match source {
             Some(s) if s.path == file.path => {

@@ -431,11 +431,21 @@ pub(crate) struct Profile {
     /// `<custom_instruction>` block of its own, from the git root, the
     /// launch directory and the directories between ([`crate::instructions`]),
     /// or one source alone is inlined without a block
-    /// ([`crate::one_source`]: 0.0.376 to 0.0.384; case
+    /// ([`crate::one_source`]: 0.0.368 to 0.0.384; case
     /// `copilot.instruction_chain`: 0.0.384 sends
     /// `.github/copilot-instructions.md` alone, without a block, 0.0.388
     /// also `AGENTS.md`, `GEMINI.md` and `CLAUDE.md`, each a block).
     pub instruction_blocks: bool,
+    /// Whether skills are read at all: 0.0.368's code holds no skill
+    /// loader (no `SKILL.md`; its `task` and other tools list none), and
+    /// lists no skill (case `copilot.skills_agents_mcp`).
+    pub skills_read: bool,
+    /// Whether a skill whose `user-invocable` or
+    /// `disable-model-invocation` is not a boolean is refused; 0.0.388's
+    /// skill schema (`index.js`: `name`, `description` and
+    /// `allowed-tools` alone) lists it (case `oracle.copilot_skill_rules`:
+    /// `bad-type`, whose `user-invocable` is `"no"`, listed).
+    pub skill_flags_checked: bool,
 }
 
 /// Which skill names a release takes, besides the length
@@ -540,6 +550,8 @@ const OF_1_0_24: Profile = Profile {
     claude_commands: true,
     claude_agents: true,
     instruction_blocks: true,
+    skills_read: true,
+    skill_flags_checked: true,
 };
 
 /// The facts of 1.0.11, the release before which every fact bisected
@@ -575,6 +587,8 @@ const TABLE: &[Profile] = &[
         claude_commands: false,
         claude_agents: false,
         instruction_blocks: false,
+        skills_read: false,
+        skill_flags_checked: false,
         ..OF_1_0_11
     },
     OF_1_0_11,
@@ -625,6 +639,8 @@ const TABLE: &[Profile] = &[
         claude_commands: true,
         claude_agents: true,
         instruction_blocks: true,
+        skills_read: true,
+        skill_flags_checked: true,
     },
 ];
 
@@ -719,6 +735,10 @@ pub(crate) enum Fact {
     ClaudeAgents,
     /// [`Profile::instruction_blocks`].
     InstructionBlocks,
+    /// [`Profile::skills_read`].
+    SkillsRead,
+    /// [`Profile::skill_flags_checked`].
+    SkillFlagsChecked,
 }
 
 impl TableFact<Profile> for Fact {
@@ -789,6 +809,8 @@ impl TableFact<Profile> for Fact {
             Fact::ClaudeCommands => f.claude_commands = n.claude_commands,
             Fact::ClaudeAgents => f.claude_agents = n.claude_agents,
             Fact::InstructionBlocks => f.instruction_blocks = n.instruction_blocks,
+            Fact::SkillsRead => f.skills_read = n.skills_read,
+            Fact::SkillFlagsChecked => f.skill_flags_checked = n.skill_flags_checked,
         }
     }
 }
@@ -800,11 +822,25 @@ pub(crate) type Change = playbookdiff_model::profile::FactChange<Fact>;
 /// release that shows the newer value, oldest first.
 pub(crate) const CHANGES: &[Change] = &[
     Change {
+        fact: Fact::SkillsRead,
+        name: "skills_read",
+        since: "0.0.370",
+        summary: "Skills are read (`.github/skills` and `.claude/skills` of the git root, `~/.copilot/skills` and `~/.claude/skills`) and listed to the model by the `skill` tool.",
+        evidence: "bisected (case `copilot.skills_agents_mcp`, `startup.skillsListed`): 0.0.369 lists no skill, 0.0.370 `alpha` and `gamma` (0.0.368 `index.js` holds no skill loader, no `SKILL.md`)",
+    },
+    Change {
         fact: Fact::InstructionBlocks,
         name: "instruction_blocks",
         since: "0.0.388",
         summary: "Each always-on instruction file is sent as a `<custom_instruction>` block of its own, those of the launch directory too, instead of one source alone (the Copilot files, else `AGENTS.md`, else `CLAUDE.md`, else `GEMINI.md` of the git root).",
         evidence: "bisected (case `copilot.instruction_chain`): 0.0.384 sends `.github/copilot-instructions.md` alone, inlined without a block, 0.0.388 also `AGENTS.md`, `GEMINI.md` and `CLAUDE.md`, each a block (0.0.376 and 0.0.384 `index.js`, the instruction loader, returns at the first source found)",
+    },
+    Change {
+        fact: Fact::SkillFlagsChecked,
+        name: "user_invocable_checked",
+        since: "0.0.389",
+        summary: "A skill whose `user-invocable` or `disable-model-invocation` is not true or false is not listed.",
+        evidence: "bisected (case `oracle.copilot_skill_rules`, `startup.skillsListed`): 0.0.388 lists `bad-type`, whose `user-invocable` is `\"no\"`, 0.0.389 does not (0.0.388 `index.js`, the skill schema: `name`, `description` and `allowed-tools` alone)",
     },
     Change {
         fact: Fact::NamedRepeatsLeftOut,
@@ -1130,23 +1166,27 @@ pub(crate) const CHANGES: &[Change] = &[
     },
 ];
 
-/// The first release the adapter models: the first the recorder
-/// observes, the first whose code logs in without GitHub
-/// (`copilot.api-token-login`: 0.0.376 `index.js` holds
-/// `tryCopilotApiTokenLogin`, 0.0.372 does not). The releases of the
-/// last twelve months start at 0.0.368 by the agent's changelog
-/// (`oracle/bisect/copilot.dates.json`; npm's publish times do not follow
-/// the version order). A release published without the executable for
-/// this platform runs as the JavaScript it ships on a pinned Node.js 24;
+/// The first release the adapter models: the first release of the last
+/// twelve months by the agent's changelog (`copilot.window-start`,
+/// `oracle/bisect/copilot.dates.json`: 0.0.366 of 2025-12-03, 0.0.368 of
+/// 2025-12-10; npm's publish times do not follow the version order),
+/// observed. A release published without the executable for this
+/// platform runs as the JavaScript it ships on a pinned Node.js 24;
 /// 1.0.10 is the first whose code reads `COPILOT_PROVIDER_BASE_URL`
 /// (`copilot.provider-endpoint`), an older one reaches the recorder's
 /// endpoint through the Copilot API route of its code
 /// (`COPILOT_ENABLE_ALT_PROVIDERS`, `GITHUB_COPILOT_API_TOKEN`,
-/// `COPILOT_API_URL`, `COPILOT_AGENT_MODEL`). 0.0.376 to 0.0.384 send one
-/// source of instructions ([`Profile::instruction_blocks`]). 0.0.368 to
-/// 0.0.372 ask for a GitHub login and are not observed: a release before
-/// this one gets its profile, with a diagnostic.
-pub(crate) const FIRST_MODELLED: &str = "0.0.376";
+/// `COPILOT_API_URL`, `COPILOT_AGENT_MODEL`), and one before 0.0.376
+/// (`copilot.api-token-login`) with a GitHub token variable beside
+/// `COPILOT_API_URL`, which it takes as its login without asking GitHub
+/// (0.0.372 `index.js`, `tryGitHubTokenLogin`; 0.0.368 asks that host's
+/// GraphQL API for the user's Copilot API, which the recorder answers
+/// with itself). 0.0.368 to 0.0.384 send one source of instructions
+/// ([`Profile::instruction_blocks`]; 0.0.368's and 0.0.372's `index.js`
+/// hold the loader of 0.0.376); 0.0.368 reads no skill
+/// ([`Profile::skills_read`]). A release before this one gets its
+/// profile, with a diagnostic.
+pub(crate) const FIRST_MODELLED: &str = "0.0.368";
 
 /// The facts of release `version` ([`facts_of`] over [`TABLE`] and
 /// [`CHANGES`]). A release outside the window gets the facts of the
@@ -1270,7 +1310,9 @@ mod tests {
         assert!(of("1.0.92").enabled_plugins_in_config);
         assert!(!of("1.0.20").enabled_plugins_read && of("1.0.22").enabled_plugins_read);
         assert!(!of("1.0.102").enabled_plugins_in_config);
+        assert!(!of("0.0.369").skills_read && of("0.0.370").skills_read);
         assert!(!of("0.0.384").instruction_blocks && of("0.0.388").instruction_blocks);
+        assert!(!of("0.0.388").skill_flags_checked && of("0.0.389").skill_flags_checked);
         assert!(!of("0.0.394").claude_agents && of("0.0.399").claude_agents);
         assert!(!of("0.0.394").claude_commands && of("0.0.399").claude_commands);
         let agents_root = |v| of(v).skill_roots.contains(&".agents/skills");

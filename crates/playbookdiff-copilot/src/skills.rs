@@ -107,7 +107,28 @@ pub(crate) fn compile(
         }
         disable(m, profile, &mut out);
     }
+    if !profile.skills_read {
+        out.iter_mut()
+            .filter(|s| s.applicability == Applicability::Effective)
+            .for_each(not_read);
+    }
     out
+}
+
+/// Marks `s` as not read: the release reads no skill
+/// ([`Profile::skills_read`]).
+fn not_read(s: &mut Skill) {
+    let since = crate::profile::since(crate::profile::Fact::SkillsRead);
+    s.applicability = Applicability::Excluded;
+    s.advertisement = Advertisement::new(AdvertisementState::Hidden, 0);
+    s.invocation = Invocation {
+        explicit: Permission::Blocked,
+        implicit: Permission::Blocked,
+    };
+    s.reason = format!(
+        "{} This release reads no skill (Copilot CLI reads them from {since} on).",
+        s.reason
+    );
 }
 
 /// The release's built-in skill `b` (local mode), listed after every
@@ -651,7 +672,7 @@ fn refusal(text: &TextFile, profile: &Profile, s: &Skill) -> Option<String> {
     let Ok(value) = &fm.value else {
         return Some("its front matter is not valid YAML".to_string());
     };
-    if let Some(why) = wrong_type(value, &fm.yaml) {
+    if let Some(why) = wrong_type(value, &fm.yaml, profile) {
         return Some(why);
     }
     // A command is named by its file (seen with 0.0.399, case
@@ -689,11 +710,16 @@ type FieldCheck = (&'static str, &'static str, fn(&Value) -> bool);
 
 /// The first front-matter field of a type Copilot CLI's schema refuses;
 /// `yaml` is the front matter as written.
-fn wrong_type(value: &Value, yaml: &str) -> Option<String> {
+fn wrong_type(value: &Value, yaml: &str, profile: &Profile) -> Option<String> {
+    let flags: &[&str] = if profile.skill_flags_checked {
+        &["user-invocable", "disable-model-invocation"]
+    } else {
+        &[]
+    };
     // `yes`, `on` and the like are YAML 1.1 booleans, text to Copilot CLI
     // (seen with 1.0.102, fuzzer seed 1: `disable-model-invocation: yes`
     // left the skill out); the parser here reads them as booleans.
-    for key in ["user-invocable", "disable-model-invocation"] {
+    for &key in flags {
         if value.get(key).is_some_and(Value::is_boolean)
             && raw_scalar(yaml, key).is_some_and(|raw| !yaml12_bool(raw))
         {
@@ -713,7 +739,8 @@ fn wrong_type(value: &Value, yaml: &str) -> Option<String> {
         ),
     ];
     for (key, what, ok) in checks {
-        if value.get(key).is_some_and(|v| !v.is_null() && !ok(v)) {
+        let checked = key == "name" || key == "description" || flags.contains(&key);
+        if checked && value.get(key).is_some_and(|v| !v.is_null() && !ok(v)) {
             return Some(format!("`{key}` is not {what}"));
         }
     }

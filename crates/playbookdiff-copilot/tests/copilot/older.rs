@@ -200,3 +200,28 @@ fn claude_agents_and_commands_from_0_0_399_agents_skills_from_0_0_401() {
     assert_eq!(skills("0.0.399"), ["alpha", "deploy", "gamma"]);
     assert_eq!(skills("0.0.401"), ["alpha", "beta", "deploy", "gamma"]);
 }
+
+/// 0.0.369 reads no skill, 0.0.370 does (case `copilot.skills_agents_mcp`);
+/// a skill whose `user-invocable` is not true or false is listed by
+/// 0.0.388, not by 0.0.389 (case `oracle.copilot_skill_rules`: `bad-type`).
+#[test]
+fn skills_from_0_0_370_flags_checked_from_0_0_389() {
+    let listed = |cfg: EffectiveAgentConfig| -> Vec<String> {
+        cfg.skills
+            .iter()
+            .filter(|s| s.applicability == Applicability::Effective)
+            .map(|s| s.name.clone())
+            .collect()
+    };
+    assert!(listed(run("skills_agents_mcp", ".", "0.0.369")).is_empty());
+    assert_eq!(
+        listed(run("skills_agents_mcp", ".", "0.0.370")),
+        ["alpha", "gamma"]
+    );
+    let bad = |v| {
+        listed(run_oracle("copilot_skill_rules", v))
+            .iter()
+            .any(|n| n == "bad-type")
+    };
+    assert!(bad("0.0.388") && !bad("0.0.389"));
+}
