@@ -2532,9 +2532,11 @@ def inlined_positions(tail, candidates, repo):
     return found
 
 
-# Where a release that sends no `<custom_instruction>` block (0.0.376 to
-# 0.0.384) puts its instructions: after its tool guidelines.
+# Where a release that sends no `<custom_instruction>` block (0.0.368 to
+# 0.0.384) puts its instructions: after its tool guidelines, before its
+# next section (a line of its own opening a tag: `<solution_persistence>`).
 CP_TOOLS_END = "</tools>"
+CP_SECTION = re.compile(r"^<[a-z_]+>$", re.M)
 
 
 def unblocked_instructions(text, files, repo):
@@ -2559,8 +2561,17 @@ def unblocked_instructions(text, files, repo):
             by_text.setdefault(t, []).append(p)
     found = inlined_positions(tail, [(ps[0], t) for t, ps in by_text.items()], repo)
     named = {ps[0]: ps for ps in by_text.values()}
-    return [{"path": named[p][0] if len(named[p]) == 1 else named[p], "unblocked": True}
-            for _, p in sorted(found)]
+    out = [{"path": named[p][0] if len(named[p]) == 1 else named[p], "unblocked": True}
+           for _, p in sorted(found)]
+    section = CP_SECTION.search(tail)
+    text = tail[:section.start() if section else len(tail)].strip()
+    if not out and text:
+        # The Markdown filter rewrote the one source beyond recognition
+        # (links, `>`, a cut after `<http://...>`): named by the file
+        # closest to the text before the agent's next section.
+        near = closest_instruction_file(text, {ps[0]: t for t, ps in by_text.items()})
+        out = [{"path": p, "unblocked": True, "rewritten": True} for p in near]
+    return out
 
 
 def copilot_instructions(text, repo, norm, cwd=".", home=None):

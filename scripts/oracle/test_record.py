@@ -308,6 +308,23 @@ class UnblockedInstructions(unittest.TestCase):
         self.assertEqual(record.unblocked_instructions(text, self.files(), Path(".")),
                          [{"path": "a/AGENTS.md", "unblocked": True}])
 
+    def test_a_rewritten_source_is_named_by_the_closest_file(self):
+        # 0.0.384's Markdown filter: links made `<a>`, `>` escaped, the
+        # text cut after an autolink.
+        files = {".github/copilot-instructions.md":
+                 "# Links, images, arrows\n\nL1 links: [rel](docs/x.md) and more.\n"
+                 "L2 arrows: a -> b, a => b.\nL3 autolink: <http://h.example> gone.\nL4 end.",
+                 "AGENTS.md": "Something else entirely, about tests."}
+        text = self.prompt("# Links, images, arrows\n\nL1 links: <a>rel</a> and more.\n"
+                           "L2 arrows: a -&gt; b, a =&gt; b.\nL3 autolink: ")
+        self.assertEqual(record.unblocked_instructions(text, files, Path(".")),
+                         [{"path": ".github/copilot-instructions.md", "unblocked": True,
+                           "rewritten": True}])
+
+    def test_a_blank_source_names_no_file(self):
+        text = self.prompt("")
+        self.assertEqual(record.unblocked_instructions(text, self.files(), Path(".")), [])
+
     def test_blocks_are_read_as_blocks(self):
         text = self.prompt("<custom_instruction>\nClaude rules.\n</custom_instruction>")
         norm = record.Normalizer(Path("."), Path("."), Path("."), 0)

@@ -1716,6 +1716,10 @@ fn copilot_disagreements(
         .retain(|s| s.source.scope != SourceScope::Builtin);
     let cfg = &discovered;
     let received = cfg.received_instructions();
+    // A release that inlines its one source without a block
+    // (before `instruction_blocks`) sends a blank text where the recorder,
+    // which finds an inlined file by its text, cannot see it.
+    let unblocked = !holds("copilot", "instruction_blocks", version);
     let always: Vec<&Instruction> = received
         .iter()
         .copied()
@@ -1723,6 +1727,7 @@ fn copilot_disagreements(
             i.load_phase == LoadPhase::Startup
                 && i.imported_from.is_none()
                 && !copilot_scoped(i.source.path.as_str())
+                && !(unblocked && i.content.trim_start_matches('\u{feff}').trim().is_empty())
         })
         .collect();
     let blocks = obs["startup"]["instructions"]
