@@ -106,11 +106,11 @@ pub(crate) fn compile(
 }
 
 /// Marks `a` as not listed: the release's `task` tool names no custom
-/// agent (1.0.11).
+/// agent (0.0.368 to 0.0.372, and 1.0.11).
 fn unlisted(a: &mut Subagent) {
     a.applicability = Applicability::Excluded;
     a.listed_by = None;
-    a.reason.push_str(" This release's `task` tool lists no custom agent (1.0.11 alone: 1.0.10 and 1.0.12 list them), so the model is not told of it.");
+    a.reason.push_str(" This release's `task` tool lists no custom agent (0.0.368 to 0.0.372, and 1.0.11 alone: 1.0.10 and 1.0.12 list them), so the model is not told of it.");
 }
 
 /// The agents in discovery order; a later one with the id of an earlier

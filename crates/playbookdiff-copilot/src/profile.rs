@@ -312,7 +312,8 @@ pub(crate) struct Profile {
     /// Whether the `task` tool lists the repository's custom agents
     /// ([`crate::agents`]) to the model: 1.0.12 on (case
     /// `copilot.skills_agents_mcp`: `helper` and `reviewer` listed); 1.0.11
-    /// lists none, its `task` tool naming no user-provided agent.
+    /// lists none, its `task` tool naming no user-provided agent, nor do
+    /// 0.0.368 and 0.0.372 (0.0.376 lists `reviewer`).
     pub custom_agents_listed: bool,
     /// The built-in skills the release lists, one bit per
     /// [`ShippedSkill`] ([`Profile::shipped_skills`]): after every
@@ -565,32 +566,48 @@ const OF_1_0_11: Profile = Profile {
     ..OF_1_0_24
 };
 
+/// The facts of the first modelled release ([`FIRST_MODELLED`]): 1.0.11's
+/// but for the facts bisection found to change before 1.0.11.
+const OF_0_0_368: Profile = Profile {
+    release: FIRST_MODELLED,
+    custom_agents_listed: false,
+    path_instructions: PathInstructions::OnDemand,
+    ancestor_instructions: false,
+    named_repeats_left_out: false,
+    instruction_names_any_case: false,
+    user_hooks_folder: false,
+    user_settings_hooks: false,
+    disable_all_hooks: false,
+    hook_groups: false,
+    skill_names: SkillNames::HyphensOnly,
+    skill_roots: &[".github/skills", ".claude/skills"],
+    claude_commands: false,
+    claude_agents: false,
+    instruction_blocks: false,
+    skills_read: false,
+    skill_flags_checked: false,
+    ..OF_1_0_11
+};
+
+/// The facts of 0.0.376, the row the changes up to it take their values
+/// from: 0.0.368's, but the `task` tool lists the custom agents (as
+/// 0.0.368 and 0.0.372 do not, case `copilot.skills_agents_mcp`) and
+/// skills are read.
+const OF_0_0_376: Profile = Profile {
+    release: "0.0.376",
+    custom_agents_listed: true,
+    skills_read: true,
+    ..OF_0_0_368
+};
+
 /// The table, oldest first: the facts of the first modelled release
-/// ([`FIRST_MODELLED`]), of 1.0.11 ([`OF_1_0_11`]: the values of the facts
-/// that change before it, and of the one that 1.0.11 alone has) and of
-/// each profiled release ([`crate::PROFILED_VERSIONS`]). The first row is
-/// 1.0.11's but for the facts bisection found to change before 1.0.11.
+/// ([`OF_0_0_368`]), of 0.0.376 ([`OF_0_0_376`]), of 1.0.11
+/// ([`OF_1_0_11`]: the values of the facts that change before it, and of
+/// the one that 1.0.11 alone has) and of each profiled release
+/// ([`crate::PROFILED_VERSIONS`]).
 const TABLE: &[Profile] = &[
-    Profile {
-        release: FIRST_MODELLED,
-        custom_agents_listed: true,
-        path_instructions: PathInstructions::OnDemand,
-        ancestor_instructions: false,
-        named_repeats_left_out: false,
-        instruction_names_any_case: false,
-        user_hooks_folder: false,
-        user_settings_hooks: false,
-        disable_all_hooks: false,
-        hook_groups: false,
-        skill_names: SkillNames::HyphensOnly,
-        skill_roots: &[".github/skills", ".claude/skills"],
-        claude_commands: false,
-        claude_agents: false,
-        instruction_blocks: false,
-        skills_read: false,
-        skill_flags_checked: false,
-        ..OF_1_0_11
-    },
+    OF_0_0_368,
+    OF_0_0_376,
     OF_1_0_11,
     OF_1_0_24,
     Profile {
@@ -827,6 +844,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "0.0.370",
         summary: "Skills are read (`.github/skills` and `.claude/skills` of the git root, `~/.copilot/skills` and `~/.claude/skills`) and listed to the model by the `skill` tool.",
         evidence: "bisected (case `copilot.skills_agents_mcp`, `startup.skillsListed`): 0.0.369 lists no skill, 0.0.370 `alpha` and `gamma` (0.0.368 `index.js` holds no skill loader, no `SKILL.md`)",
+    },
+    Change {
+        fact: Fact::CustomAgentsListed,
+        name: "task_agents_listed",
+        since: "0.0.376",
+        summary: "The `task` tool lists the repository's custom agents to the model.",
+        evidence: "bisected (case `copilot.skills_agents_mcp`, `startup.taskAgents`): the `task` tool of 0.0.372 names no custom agent, that of 0.0.376 `reviewer`; no release was published between them",
     },
     Change {
         fact: Fact::InstructionBlocks,
@@ -1231,13 +1255,13 @@ pub(crate) fn not_reached() -> Vec<&'static str> {
 mod tests {
     use super::*;
 
-    /// The first modelled release, 1.0.11 and every profiled version
-    /// have exactly one row.
+    /// The first modelled release, 0.0.376, 1.0.11 and every profiled
+    /// version have exactly one row.
     #[test]
     fn one_row_per_profiled_version() {
         let rows: Vec<&str> = TABLE.iter().map(|p| p.release).collect();
-        assert_eq!(rows[..2], [FIRST_MODELLED, "1.0.11"]);
-        assert_eq!(rows[2..], *crate::PROFILED_VERSIONS);
+        assert_eq!(rows[..3], [FIRST_MODELLED, "0.0.376", "1.0.11"]);
+        assert_eq!(rows[3..], *crate::PROFILED_VERSIONS);
     }
 
     /// Each profiled release is its own row: the changes of the window
@@ -1271,7 +1295,8 @@ mod tests {
         assert_eq!(of("1.0.64").release, "1.0.64");
         assert_eq!(of(FIRST_MODELLED), TABLE[0]);
         assert!(!of("1.0.11").custom_agents_listed && of("1.0.12").custom_agents_listed);
-        assert!(of("1.0.10").custom_agents_listed && of(FIRST_MODELLED).custom_agents_listed);
+        assert!(of("1.0.10").custom_agents_listed && !of(FIRST_MODELLED).custom_agents_listed);
+        assert!(!of("0.0.372").custom_agents_listed && of("0.0.376").custom_agents_listed);
         assert!(!of("1.0.10").ancestor_instructions && of("1.0.11").ancestor_instructions);
         assert!(!of("0.0.410").instruction_names_any_case);
         assert!(of("0.0.411").instruction_names_any_case);

@@ -97,6 +97,8 @@ fn custom_agents_unlisted_by_1_0_11_alone() {
     assert_eq!(listed("1.0.10"), 2);
     assert_eq!(listed("1.0.11"), 0);
     assert_eq!(listed("1.0.12"), 2);
+    assert_eq!(listed("0.0.372"), 0);
+    assert_eq!(listed("0.0.376"), 1);
 }
 
 /// Before 0.0.410 a skill needs a `name` of ASCII letters, digits and `-`
