@@ -377,6 +377,7 @@ def window_start(b):
         "aspect": b.get("aspect"), "present": b.get("present", []), "absent": b.get("absent", []),
         **({"ordered": b["ordered"]} if "ordered" in b else {}),
         "firstRelease": releases[first], "lastWithout": before, "publishedSince": since,
+        "datesFrom": "changelog" if (RESULTS / f"{b['agent']}.dates.json").exists() else "npm",
         "published": {v: times.get(v) for v in filter(None, [before, releases[first]])},
         "releasesBetween": 0, "installs": oracle.installs, "installBound": 2,
         "runs": oracle.runs, "seconds": round(time.monotonic() - started),
