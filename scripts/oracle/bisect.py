@@ -344,6 +344,18 @@ def publish_times(agent):
     return json.loads(path.read_text())
 
 
+def release_dates(agent):
+    """Each release's date, version -> ISO 8601 text: the agent's own
+    changelog's (`<agent>.dates.json`, `--changelog-dates`) where it was
+    written, a release it does not date left out; else npm's publish
+    times. npm's times do not follow the version order where releases
+    were published again (Copilot CLI 0.0.340 carries 2026-09-22)."""
+    path = RESULTS / f"{agent}.dates.json"
+    if path.exists():
+        return json.loads(path.read_text())["dates"]
+    return publish_times(agent)
+
+
 def window_start(b):
     """A `window_start` behaviour with `published_since = DATE`: the first
     release of the twelve months, the oldest from which every later
@@ -351,11 +363,11 @@ def window_start(b):
     recorder observes it (the predicate must hold there); no search."""
     oracle = Oracle(b["agent"])
     started = time.monotonic()
-    times = publish_times(b["agent"])
+    times = release_dates(b["agent"])
     releases = published(b["agent"])
     since = b["published_since"]
     first = next(i for i in range(len(releases))
-                 if all(times.get(v, "") >= since for v in releases[i:]))
+                 if all(times[v] >= since for v in releases[i:] if v in times))
     ok, seen = shows(oracle, b, releases[first])
     before = releases[first - 1] if first else None
     if not ok:
@@ -366,6 +378,7 @@ def window_start(b):
         "aspect": b.get("aspect"), "present": b.get("present", []), "absent": b.get("absent", []),
         **({"ordered": b["ordered"]} if "ordered" in b else {}),
         "firstRelease": releases[first], "lastWithout": before, "publishedSince": since,
+        "datesFrom": "changelog" if (RESULTS / f"{b['agent']}.dates.json").exists() else "npm",
         "published": {v: times.get(v) for v in filter(None, [before, releases[first]])},
         "releasesBetween": 0, "installs": oracle.installs, "installBound": 2,
         "runs": oracle.runs, "seconds": round(time.monotonic() - started),

@@ -1649,6 +1649,9 @@ class FakeChat:
                         api.rpc.append(body)
                     self.reply()
                     return
+                if isinstance(body, dict) and isinstance(body.get("query"), str):
+                    self.graphql(body["query"])
+                    return
                 if isinstance(body, dict):
                     with api.lock:
                         api.requests.append(body)
@@ -1657,6 +1660,21 @@ class FakeChat:
                     self.call_tool(*api.tool_call)
                 else:
                     self.reply()
+
+            def graphql(self, query):
+                # GitHub's GraphQL API as Copilot CLI 0.0.368 asks it, at
+                # the host of its login (`COPILOT_API_URL` with a GitHub
+                # token variable): the user's Copilot API is this
+                # endpoint, the user no employee. Not a model request.
+                viewer = {"login": "oracle", "isEmployee": False,
+                          "copilotEndpoints": {"api": f"http://127.0.0.1:{api.port}"}}
+                fields = {k: v for k, v in viewer.items() if k in query}
+                msg = json.dumps({"data": {"viewer": fields}}).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(msg)))
+                self.end_headers()
+                self.wfile.write(msg)
 
             def call_tool(self, name, args):
                 def chunk(delta, finish=None):
@@ -2669,6 +2687,48 @@ def inlined_positions(tail, candidates, repo):
     return found
 
 
+# Where a release that sends no `<custom_instruction>` block (0.0.368 to
+# 0.0.384) puts its instructions: after its tool guidelines, before its
+# next section (a line of its own opening a tag: `<solution_persistence>`).
+CP_TOOLS_END = "</tools>"
+CP_SECTION = re.compile(r"^<[a-z_]+>$", re.M)
+
+
+def unblocked_instructions(text, files, repo):
+    """The always-on instruction files (`copilot-instructions.md`,
+    `AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, any case) whose text a release
+    without `<custom_instruction>` blocks inlined after its tool
+    guidelines, in the order sent, each `{"path": ..., "unblocked":
+    true}`; files of one text share an entry (`path` a sorted list), as
+    in a block. 0.0.376 to 0.0.384 send one source so (the user's and
+    the repository's `copilot-instructions.md` joined under "#
+    Repository-specific instructions", else `AGENTS.md`, else
+    `CLAUDE.md`, else `GEMINI.md`; 0.0.376 `index.js`, the instruction
+    loader), each text through the Markdown filter: a rewritten text is
+    found as [`inlined_positions`] finds a path-specific one."""
+    start = text.rfind(CP_TOOLS_END)
+    if start < 0:
+        return []
+    tail = text[start + len(CP_TOOLS_END):].replace("\r\n", "\n")
+    by_text = {}
+    for p, t in sorted(files.items()):
+        if t and Path(p).name.lower() in INSTRUCTION_NAMES:
+            by_text.setdefault(t, []).append(p)
+    found = inlined_positions(tail, [(ps[0], t) for t, ps in by_text.items()], repo)
+    named = {ps[0]: ps for ps in by_text.values()}
+    out = [{"path": named[p][0] if len(named[p]) == 1 else named[p], "unblocked": True}
+           for _, p in sorted(found)]
+    section = CP_SECTION.search(tail)
+    text = tail[:section.start() if section else len(tail)].strip()
+    if not out and text:
+        # The Markdown filter rewrote the one source beyond recognition
+        # (links, `>`, a cut after `<http://...>`): named by the file
+        # closest to the text before the agent's next section.
+        near = closest_instruction_file(text, {ps[0]: t for t, ps in by_text.items()})
+        out = [{"path": p, "unblocked": True, "rewritten": True} for p in near]
+    return out
+
+
 def copilot_instructions(text, repo, norm, cwd=".", home=None):
     """The `<custom_instruction>` blocks in order, each named by the file
     whose text it holds (imports taken out and recorded beside it), then
@@ -2679,7 +2739,7 @@ def copilot_instructions(text, repo, norm, cwd=".", home=None):
     if home is not None:
         files.update({f"$HOME/{p}": t for p, t in markdown_files(home).items()})
     blocks = list(CP_BLOCK.finditer(text))
-    out = []
+    out = [] if blocks else unblocked_instructions(text, files, repo)
     for m in blocks:
         body = m.group(1)
         own, imports, skipped = split_imports(body)
@@ -2715,9 +2775,10 @@ def copilot_instructions(text, repo, norm, cwd=".", home=None):
     # the table's rows taken out: 1.0.24 sends the user's table
     # (`~/.copilot/instructions`) before the repository's files (case
     # `fuzz.copilot.home.5`), 1.0.102 after them. Without notifications,
-    # up to the table.
-    end = notes if notes >= 0 else table
-    tail = CP_TABLE.sub("", text[tail_start:end]) if end >= 0 else ""
+    # up to the table; without either (0.0.388 sends no notifications),
+    # up to the end.
+    end = notes if notes >= 0 else table if table >= 0 else len(text)
+    tail = CP_TABLE.sub("", text[tail_start:end])
     # The files are compared with CRLF made LF (`markdown_files`); the
     # agent sends a path-specific file as written, CRLF included (seen
     # with 1.0.102: a rule with CRLF line ends arrived with them), so the
@@ -2800,6 +2861,13 @@ def copilot_task_agents(body):
 # `COPILOT_AGENT_MODEL` names the model (`sweagent-capi:gpt-4.1`).
 COPILOT_CAPI_ROUTE_BEFORE = "1.0.10"
 
+# The first release that logs in with `GITHUB_COPILOT_API_TOKEN` alone
+# (`tryCopilotApiTokenLogin`); an older one takes a GitHub token variable
+# as its login without asking GitHub for the user while `COPILOT_API_URL`
+# is set (0.0.372 `index.js`: `tryGitHubTokenLogin` returns the `env`
+# login at once then; a token starting `ghp_` is refused).
+COPILOT_API_TOKEN_LOGIN = "0.0.376"
+
 
 def copilot_endpoint_env(version, base_url):
     """The variables that send release `version`'s chat requests to
@@ -2811,6 +2879,8 @@ def copilot_endpoint_env(version, base_url):
         env = {"COPILOT_ENABLE_ALT_PROVIDERS": "true", "GITHUB_COPILOT_API_TOKEN": "fake-api-token-31",
                "COPILOT_API_URL": base_url.removesuffix("/v1"),
                "COPILOT_AGENT_MODEL": "sweagent-capi:gpt-4.1"}
+    if version is not None and version_key(version) < version_key(COPILOT_API_TOKEN_LOGIN):
+        env["COPILOT_GITHUB_TOKEN"] = "gho_fake-github-token-31"
     return env
 
 
@@ -2871,6 +2941,12 @@ def run_copilot(exe, case, work, version=None):
             events = False
     finally:
         api.close()
+    if os.environ.get("ORACLE_KEEP"):
+        keep = Path(os.environ["ORACLE_KEEP"])
+        keep.mkdir(parents=True, exist_ok=True)
+        for i, body in enumerate(api.requests):
+            (keep / f"request{i + 1}.json").write_text(json.dumps(body, indent=1))
+        shutil.copy(work / "out", keep / "stdout.jsonl")
     obs = {"exit": 0 if api.requests else rc}
     skills, servers, builtin, skills_event = [], [], None, False
     for line in (work / "out").read_text(errors="replace").splitlines():

@@ -372,3 +372,94 @@ class MethodsRowMerge(unittest.TestCase):
     def test_a_case_compared_before_is_refused(self):
         with self.assertRaises(SystemExit):
             oracle_bisect().merged_methods_row({"releases": [self.ROW]}, "0.142.3", {}, ["a"])
+
+class UnblockedInstructions(unittest.TestCase):
+    """0.0.376 to 0.0.384 inline one source of instructions after their
+    tool guidelines, without `<custom_instruction>` blocks."""
+
+    def prompt(self, inlined):
+        return ("<tools>\n<grep>Use AGENTS.md rules.</grep>\n</tools>\n\n" + inlined
+                + "\n\n<solution_persistence>\nAct.\n</solution_persistence>\nRespond concisely.")
+
+    def files(self):
+        return {"AGENTS.md": "Root agents: use spaces.",
+                "GEMINI.md": "Root agents: use spaces.",
+                "CLAUDE.md": "Claude rules.",
+                ".github/copilot-instructions.md": "Root copilot instructions: use tabs.",
+                "a/AGENTS.md": "Nested.",
+                "docs/guide.md": "Root copilot instructions: use tabs."}
+
+    def test_the_inlined_file_is_named_by_its_text(self):
+        text = self.prompt("Root copilot instructions: use tabs.")
+        self.assertEqual(record.unblocked_instructions(text, self.files(), Path(".")),
+                         [{"path": ".github/copilot-instructions.md", "unblocked": True}])
+
+    def test_two_files_of_one_text_share_an_entry(self):
+        text = self.prompt("Root agents: use spaces.")
+        self.assertEqual(record.unblocked_instructions(text, self.files(), Path(".")),
+                         [{"path": ["AGENTS.md", "GEMINI.md"], "unblocked": True}])
+
+    def test_the_users_and_the_repositorys_files_in_order(self):
+        files = self.files() | {"$HOME/.copilot/copilot-instructions.md": "User: be brief."}
+        text = self.prompt("User: be brief.\n\n# Repository-specific instructions\n\n"
+                           "Root copilot instructions: use tabs.")
+        self.assertEqual(
+            [e["path"] for e in record.unblocked_instructions(text, files, Path("."))],
+            ["$HOME/.copilot/copilot-instructions.md", ".github/copilot-instructions.md"])
+
+    def test_a_text_before_the_tool_guidelines_is_not_sent(self):
+        text = "Claude rules.\n" + self.prompt("Nested.")
+        self.assertEqual(record.unblocked_instructions(text, self.files(), Path(".")),
+                         [{"path": "a/AGENTS.md", "unblocked": True}])
+
+    def test_a_rewritten_source_is_named_by_the_closest_file(self):
+        # 0.0.384's Markdown filter: links made `<a>`, `>` escaped, the
+        # text cut after an autolink.
+        files = {".github/copilot-instructions.md":
+                 "# Links, images, arrows\n\nL1 links: [rel](docs/x.md) and more.\n"
+                 "L2 arrows: a -> b, a => b.\nL3 autolink: <http://h.example> gone.\nL4 end.",
+                 "AGENTS.md": "Something else entirely, about tests."}
+        text = self.prompt("# Links, images, arrows\n\nL1 links: <a>rel</a> and more.\n"
+                           "L2 arrows: a -&gt; b, a =&gt; b.\nL3 autolink: ")
+        self.assertEqual(record.unblocked_instructions(text, files, Path(".")),
+                         [{"path": ".github/copilot-instructions.md", "unblocked": True,
+                           "rewritten": True}])
+
+    def test_a_blank_source_names_no_file(self):
+        text = self.prompt("")
+        self.assertEqual(record.unblocked_instructions(text, self.files(), Path(".")), [])
+
+    def test_blocks_are_read_as_blocks(self):
+        text = self.prompt("<custom_instruction>\nClaude rules.\n</custom_instruction>")
+        norm = record.Normalizer(Path("."), Path("."), Path("."), 0)
+        with tempfile.TemporaryDirectory() as t:
+            repo = Path(t)
+            (repo / "CLAUDE.md").write_text("Claude rules.\n")
+            (repo / "AGENTS.md").write_text("Claude rules. And more.\n")
+            blocks, _, _ = record.copilot_instructions(text, repo, norm)
+        self.assertEqual(blocks, [{"path": "CLAUDE.md"}])
+
+    def test_the_graphql_viewer_names_this_endpoint_as_the_copilot_api(self):
+        # Copilot CLI 0.0.368 asks its login's host (`COPILOT_API_URL`)
+        # for the user's Copilot API before its first chat request.
+        import urllib.request
+        api = record.FakeChat()
+        try:
+            query = "{ viewer { login copilotEndpoints { api } } }"
+            req = urllib.request.Request(f"http://127.0.0.1:{api.port}/graphql",
+                                         data=json.dumps({"query": query}).encode(),
+                                         headers={"content-type": "application/json"})
+            doc = json.loads(urllib.request.urlopen(req, timeout=10).read())
+        finally:
+            api.close()
+        self.assertEqual(doc["data"]["viewer"]["copilotEndpoints"]["api"],
+                         f"http://127.0.0.1:{api.port}")
+        self.assertNotIn("isEmployee", doc["data"]["viewer"])
+        self.assertEqual(api.requests, [])
+
+    def test_a_release_before_the_api_token_login_gets_a_github_token_variable(self):
+        old = record.copilot_endpoint_env("0.0.372", "http://127.0.0.1:1/v1")
+        new = record.copilot_endpoint_env("0.0.376", "http://127.0.0.1:1/v1")
+        self.assertEqual(old["COPILOT_API_URL"], "http://127.0.0.1:1")
+        self.assertFalse(old["COPILOT_GITHUB_TOKEN"].startswith("ghp_"))
+        self.assertNotIn("COPILOT_GITHUB_TOKEN", new)

@@ -24,6 +24,9 @@
 //! `~/.copilot/agents/helper.md` listed in the `task` tool. The agents of
 //! the installed plugins come last, each named `PLUGIN:ID`
 //! ([`plugin_agents`]).
+//!
+//! Before 0.0.399 Claude Code's folders are not read
+//! ([`Profile::claude_agents`]).
 
 use crate::{Cx, Profile, READ_LIMIT};
 use playbookdiff_adapter::problems::{self, NonUtf8};
@@ -41,6 +44,21 @@ const FOLDERS: &[&str] = &[".github/agents", ".claude/agents"];
 
 /// The user's folder read before each of [`FOLDERS`], in the same order.
 const USER_FOLDERS: &[&str] = &[".copilot/agents", ".claude/agents"];
+
+/// The pairs of [`FOLDERS`] and [`USER_FOLDERS`] the release of `profile`
+/// reads: Claude Code's only with [`Profile::claude_agents`].
+fn folders(profile: &Profile) -> impl Iterator<Item = (&'static str, &'static str)> {
+    let read = if profile.claude_agents {
+        FOLDERS.len()
+    } else {
+        1
+    };
+    FOLDERS
+        .iter()
+        .copied()
+        .zip(USER_FOLDERS.iter().copied())
+        .take(read)
+}
 
 /// The tool whose description lists custom agents to the model.
 const LISTED_BY: &str = "task";
@@ -61,7 +79,7 @@ pub(crate) fn compile(
     let mut dirs = crate::chain(cx);
     dirs.reverse();
     let mut found: Vec<(String, Subagent)> = Vec::new();
-    for (folder, user_folder) in FOLDERS.iter().zip(USER_FOLDERS) {
+    for (folder, user_folder) in folders(profile) {
         if let Some(m) = machine {
             found.extend(user_agents(cx, profile, m, user_folder));
         }
@@ -88,11 +106,11 @@ pub(crate) fn compile(
 }
 
 /// Marks `a` as not listed: the release's `task` tool names no custom
-/// agent (1.0.11).
+/// agent (0.0.368 to 0.0.372, and 1.0.11).
 fn unlisted(a: &mut Subagent) {
     a.applicability = Applicability::Excluded;
     a.listed_by = None;
-    a.reason.push_str(" This release's `task` tool lists no custom agent (1.0.11 alone: 1.0.10 and 1.0.12 list them), so the model is not told of it.");
+    a.reason.push_str(" This release's `task` tool lists no custom agent (0.0.368 to 0.0.372, and 1.0.11 alone: 1.0.10 and 1.0.12 list them), so the model is not told of it.");
 }
 
 /// The agents in discovery order; a later one with the id of an earlier

@@ -79,7 +79,7 @@ pub(crate) fn kind_of(path: &RepoPath) -> InstructionKind {
 /// Where an always-on file stands, which decides whether 1.0.24 leaves
 /// it out ([`AlwaysOnTexts::PerDirectory`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-enum Slot {
+pub(crate) enum Slot {
     /// `.github/copilot-instructions.md` of the git root or the launch
     /// directory.
     RepositoryWide,
@@ -92,10 +92,13 @@ enum Slot {
 
 /// An always-on file: its path, the directory it applies to, its slot.
 #[derive(Clone, PartialEq, Eq, Hash)]
-struct AlwaysOn {
-    path: RepoPath,
-    dir: RepoPath,
-    slot: Slot,
+pub(crate) struct AlwaysOn {
+    /// The file.
+    pub path: RepoPath,
+    /// The directory it applies to.
+    pub dir: RepoPath,
+    /// Where it stands.
+    pub slot: Slot,
 }
 
 /// The always-on files in the order Copilot CLI sends them; those of
@@ -188,6 +191,12 @@ pub(crate) fn compile(
     machine: Option<&Machine>,
 ) -> Vec<Instruction> {
     let mut b = Builder::default();
+    if !profile.instruction_blocks {
+        crate::one_source::compile(cx, profile, machine, &mut b);
+        not_read(cx, &mut b);
+        below_cwd(cx, profile, &mut b);
+        return b.finish();
+    }
     if let Some(m) = machine {
         crate::user::always_on(m, profile, &mut b, &mut cx.diags);
     }
@@ -403,7 +412,13 @@ impl Builder {
     /// ([`prepare`]; the git root's files are in every launch directory's
     /// chain); only the comparison with the texts sent before it is made
     /// here.
-    fn add(&mut self, cx: &mut Cx<'_, '_>, profile: &Profile, file: &AlwaysOn, why: &str) {
+    pub(crate) fn add(
+        &mut self,
+        cx: &mut Cx<'_, '_>,
+        profile: &Profile,
+        file: &AlwaysOn,
+        why: &str,
+    ) {
         /// The memo key: the file, the reason's start and the release.
         #[derive(Hash, PartialEq, Eq)]
         struct Key(AlwaysOn, String, &'static str);
@@ -499,6 +514,19 @@ impl Builder {
     /// Adds a finished effective entry (a path-specific file inlined).
     pub(crate) fn push_effective(&mut self, e: Instruction) {
         self.effective.push(e);
+    }
+
+    /// How many entries are in the making.
+    pub(crate) fn len(&self) -> usize {
+        self.effective.len() + self.others.len()
+    }
+
+    /// Whether an entry of `path` is in the making.
+    pub(crate) fn holds(&self, path: &RepoPath) -> bool {
+        self.effective
+            .iter()
+            .chain(&self.others)
+            .any(|e| e.source.path == *path)
     }
 
     /// The entries: effective ones numbered, then the others.

@@ -47,6 +47,7 @@ mod imports;
 mod instructions;
 mod json;
 mod mcp;
+mod one_source;
 mod plugins;
 mod profile;
 pub mod remedy;

@@ -332,7 +332,8 @@ pub(crate) struct Profile {
     /// Whether the `task` tool lists the repository's custom agents
     /// ([`crate::agents`]) to the model: 1.0.12 on (case
     /// `copilot.skills_agents_mcp`: `helper` and `reviewer` listed); 1.0.11
-    /// lists none, its `task` tool naming no user-provided agent.
+    /// lists none, its `task` tool naming no user-provided agent, nor do
+    /// 0.0.368 and 0.0.372 (0.0.376 lists `reviewer`).
     pub custom_agents_listed: bool,
     /// The built-in skills the release lists, one bit per
     /// [`ShippedSkill`] ([`Profile::shipped_skills`]): after every
@@ -431,6 +432,53 @@ pub(crate) struct Profile {
     /// the repository's and the user's file inlined, listed by 1.0.102
     /// for `src/**` and `lib/**`).
     pub front_matter_line_fallback: bool,
+    /// The repository's skill roots, in the order a directory's skills
+    /// are listed ([`crate::skills::ROOTS`] from the release that reads
+    /// `.agents/skills`). 0.0.388 reads `.github/skills` and
+    /// `.claude/skills` only (case `copilot.skills_agents_mcp`: `alpha`
+    /// and `gamma` listed, `.agents/skills/beta` not; 0.0.388 `index.js`,
+    /// the skill loader: those two roots of the git root, then
+    /// `~/.copilot/skills` and `~/.claude/skills`; bisected: 0.0.400
+    /// does not list `beta`, 0.0.401 does). Before 0.0.399 the agent's
+    /// code reads the roots of the git root alone, not of the directories
+    /// down to the launch directory (0.0.388 `index.js`; 0.0.399 reads
+    /// them): not modelled, no case tells them apart.
+    pub skill_roots: &'static [&'static str],
+    /// Whether Claude Code's commands (`.claude/commands/*.md`) are
+    /// listed as skills (case `copilot.skills_agents_mcp`: 0.0.388 does
+    /// not list `deploy`; its `index.js` holds no loader of
+    /// `.claude/commands`; bisected: 0.0.394 does not list it, 0.0.399
+    /// does).
+    pub claude_commands: bool,
+    /// Whether custom agents are read from Claude Code's folders
+    /// (`.claude/agents`, and `~/.claude/agents` in local mode) besides
+    /// `.github/agents` and `~/.copilot/agents` (case
+    /// `copilot.skills_agents_mcp`: 0.0.388 lists `reviewer` of
+    /// `.github/agents`, not `helper` of `.claude/agents`; 0.0.388
+    /// `index.js`, the agent loader `M1e`: `~/.copilot/agents`, then the
+    /// git root's `.github/agents`, then the remote agents of a
+    /// github.com repository, nothing else; bisected: 0.0.394 lists
+    /// `reviewer` alone, 0.0.399 both).
+    pub claude_agents: bool,
+    /// Whether each always-on instruction file is sent as a
+    /// `<custom_instruction>` block of its own, from the git root, the
+    /// launch directory and the directories between ([`crate::instructions`]),
+    /// or one source alone is inlined without a block
+    /// ([`crate::one_source`]: 0.0.368 to 0.0.384; case
+    /// `copilot.instruction_chain`: 0.0.384 sends
+    /// `.github/copilot-instructions.md` alone, without a block, 0.0.388
+    /// also `AGENTS.md`, `GEMINI.md` and `CLAUDE.md`, each a block).
+    pub instruction_blocks: bool,
+    /// Whether skills are read at all: 0.0.368's code holds no skill
+    /// loader (no `SKILL.md`; its `task` and other tools list none), and
+    /// lists no skill (case `copilot.skills_agents_mcp`).
+    pub skills_read: bool,
+    /// Whether a skill whose `user-invocable` or
+    /// `disable-model-invocation` is not a boolean is refused; 0.0.388's
+    /// skill schema (`index.js`: `name`, `description` and
+    /// `allowed-tools` alone) lists it (case `oracle.copilot_skill_rules`:
+    /// `bad-type`, whose `user-invocable` is `"no"`, listed).
+    pub skill_flags_checked: bool,
 }
 
 /// Which skill names a release takes, besides the length
@@ -533,6 +581,12 @@ const OF_1_0_24: Profile = Profile {
     skill_names: SkillNames::Punctuated,
     user_mcp_json: UserJson::Tolerant,
     front_matter_line_fallback: false,
+    skill_roots: crate::skills::ROOTS,
+    claude_commands: true,
+    claude_agents: true,
+    instruction_blocks: true,
+    skills_read: true,
+    skill_flags_checked: true,
 };
 
 /// The facts of 1.0.11, the release before which every fact bisected
@@ -546,26 +600,48 @@ const OF_1_0_11: Profile = Profile {
     ..OF_1_0_24
 };
 
+/// The facts of the first modelled release ([`FIRST_MODELLED`]): 1.0.11's
+/// but for the facts bisection found to change before 1.0.11.
+const OF_0_0_368: Profile = Profile {
+    release: FIRST_MODELLED,
+    custom_agents_listed: false,
+    path_instructions: PathInstructions::OnDemand,
+    ancestor_instructions: false,
+    named_repeats_left_out: false,
+    instruction_names_any_case: false,
+    user_hooks_folder: false,
+    user_settings_hooks: false,
+    disable_all_hooks: false,
+    hook_groups: false,
+    skill_names: SkillNames::HyphensOnly,
+    skill_roots: &[".github/skills", ".claude/skills"],
+    claude_commands: false,
+    claude_agents: false,
+    instruction_blocks: false,
+    skills_read: false,
+    skill_flags_checked: false,
+    ..OF_1_0_11
+};
+
+/// The facts of 0.0.376, the row the changes up to it take their values
+/// from: 0.0.368's, but the `task` tool lists the custom agents (as
+/// 0.0.368 and 0.0.372 do not, case `copilot.skills_agents_mcp`) and
+/// skills are read.
+const OF_0_0_376: Profile = Profile {
+    release: "0.0.376",
+    custom_agents_listed: true,
+    skills_read: true,
+    ..OF_0_0_368
+};
+
 /// The table, oldest first: the facts of the first modelled release
-/// ([`FIRST_MODELLED`]), of 1.0.11 ([`OF_1_0_11`]: the values of the facts
-/// that change before it, and of the one that 1.0.11 alone has) and of
-/// each profiled release ([`crate::PROFILED_VERSIONS`]). The first row is
-/// 1.0.11's but for the facts bisection found to change before 1.0.11.
+/// ([`OF_0_0_368`]), of 0.0.376 ([`OF_0_0_376`]), of 1.0.11
+/// ([`OF_1_0_11`]: the values of the facts that change before it, and of
+/// the one that 1.0.11 alone has) and of each profiled release
+/// ([`crate::PROFILED_VERSIONS`]).
 const TABLE: &[Profile] = &[
-    Profile {
-        release: FIRST_MODELLED,
-        custom_agents_listed: true,
-        path_instructions: PathInstructions::OnDemand,
-        ancestor_instructions: false,
-        named_repeats_left_out: false,
-        instruction_names_any_case: false,
-        user_hooks_folder: false,
-        user_settings_hooks: false,
-        disable_all_hooks: false,
-        hook_groups: false,
-        skill_names: SkillNames::HyphensOnly,
-        ..OF_1_0_11
-    },
+    OF_0_0_368,
+    OF_0_0_376,
     OF_1_0_11,
     OF_1_0_24,
     Profile {
@@ -612,6 +688,12 @@ const TABLE: &[Profile] = &[
         skill_names: SkillNames::Punctuated,
         user_mcp_json: UserJson::Lenient,
         front_matter_line_fallback: true,
+        skill_roots: crate::skills::ROOTS,
+        claude_commands: true,
+        claude_agents: true,
+        instruction_blocks: true,
+        skills_read: true,
+        skill_flags_checked: true,
     },
 ];
 
@@ -702,6 +784,18 @@ pub(crate) enum Fact {
     UserMcpJson,
     /// [`Profile::front_matter_line_fallback`].
     FrontMatterLineFallback,
+    /// [`Profile::skill_roots`].
+    SkillRoots,
+    /// [`Profile::claude_commands`].
+    ClaudeCommands,
+    /// [`Profile::claude_agents`].
+    ClaudeAgents,
+    /// [`Profile::instruction_blocks`].
+    InstructionBlocks,
+    /// [`Profile::skills_read`].
+    SkillsRead,
+    /// [`Profile::skill_flags_checked`].
+    SkillFlagsChecked,
 }
 
 impl TableFact<Profile> for Fact {
@@ -772,6 +866,12 @@ impl TableFact<Profile> for Fact {
             Fact::FrontMatterLineFallback => {
                 f.front_matter_line_fallback = n.front_matter_line_fallback
             }
+            Fact::SkillRoots => f.skill_roots = n.skill_roots,
+            Fact::ClaudeCommands => f.claude_commands = n.claude_commands,
+            Fact::ClaudeAgents => f.claude_agents = n.claude_agents,
+            Fact::InstructionBlocks => f.instruction_blocks = n.instruction_blocks,
+            Fact::SkillsRead => f.skills_read = n.skills_read,
+            Fact::SkillFlagsChecked => f.skill_flags_checked = n.skill_flags_checked,
         }
     }
 }
@@ -783,11 +883,60 @@ pub(crate) type Change = playbookdiff_model::profile::FactChange<Fact>;
 /// release that shows the newer value, oldest first.
 pub(crate) const CHANGES: &[Change] = &[
     Change {
+        fact: Fact::SkillsRead,
+        name: "skills_read",
+        since: "0.0.370",
+        summary: "Skills are read (`.github/skills` and `.claude/skills` of the git root, `~/.copilot/skills` and `~/.claude/skills`) and listed to the model by the `skill` tool.",
+        evidence: "bisected (case `copilot.skills_agents_mcp`, `startup.skillsListed`): 0.0.369 lists no skill, 0.0.370 `alpha` and `gamma` (0.0.368 `index.js` holds no skill loader, no `SKILL.md`)",
+    },
+    Change {
+        fact: Fact::CustomAgentsListed,
+        name: "task_agents_listed",
+        since: "0.0.376",
+        summary: "The `task` tool lists the repository's custom agents to the model.",
+        evidence: "bisected (case `copilot.skills_agents_mcp`, `startup.taskAgents`): the `task` tool of 0.0.372 names no custom agent, that of 0.0.376 `reviewer`; no release was published between them",
+    },
+    Change {
+        fact: Fact::InstructionBlocks,
+        name: "instruction_blocks",
+        since: "0.0.388",
+        summary: "Each always-on instruction file is sent as a `<custom_instruction>` block of its own, those of the launch directory too, instead of one source alone (the Copilot files, else `AGENTS.md`, else `CLAUDE.md`, else `GEMINI.md` of the git root).",
+        evidence: "bisected (case `copilot.instruction_chain`): 0.0.384 sends `.github/copilot-instructions.md` alone, inlined without a block, 0.0.388 also `AGENTS.md`, `GEMINI.md` and `CLAUDE.md`, each a block (0.0.376 and 0.0.384 `index.js`, the instruction loader, returns at the first source found)",
+    },
+    Change {
+        fact: Fact::SkillFlagsChecked,
+        name: "user_invocable_checked",
+        since: "0.0.389",
+        summary: "A skill whose `user-invocable` or `disable-model-invocation` is not true or false is not listed.",
+        evidence: "bisected (case `oracle.copilot_skill_rules`, `startup.skillsListed`): 0.0.388 lists `bad-type`, whose `user-invocable` is `\"no\"`, 0.0.389 does not (0.0.388 `index.js`, the skill schema: `name`, `description` and `allowed-tools` alone)",
+    },
+    Change {
         fact: Fact::NamedRepeatsLeftOut,
         name: "named_repeats_left_out",
         since: "0.0.394",
         summary: "Of `AGENTS.md`, `CLAUDE.md` and `GEMINI.md` of one directory, a text identical to an earlier one's is not sent again.",
         evidence: "bisected (case `copilot.instruction_chain`): 0.0.390 sends the root's `GEMINI.md`, whose text is that of `AGENTS.md`, as a fourth block, 0.0.394 sends three",
+    },
+    Change {
+        fact: Fact::ClaudeAgents,
+        name: "claude_agents",
+        since: "0.0.399",
+        summary: "Custom agents are read from Claude Code's `.claude/agents` (and `~/.claude/agents`) too.",
+        evidence: "bisected (case `copilot.skills_agents_mcp`, `startup.taskAgents`): the `task` tool of 0.0.394 lists `reviewer` of `.github/agents` alone, that of 0.0.399 also `helper` of `.claude/agents` (0.0.388 `index.js`, the agent loader: `~/.copilot/agents` and the git root's `.github/agents` only; 0.0.399 `index.js`: a second pass over `~/.claude/agents` and the `.claude/agents` folders)",
+    },
+    Change {
+        fact: Fact::ClaudeCommands,
+        name: "claude_commands",
+        since: "0.0.399",
+        summary: "Claude Code's commands (`.claude/commands/*.md`) are listed as skills, named by their file.",
+        evidence: "bisected (case `copilot.skills_agents_mcp`, `startup.skillsListed`): the `skill` tool of 0.0.394 does not list `deploy` of `.claude/commands`, that of 0.0.399 does",
+    },
+    Change {
+        fact: Fact::SkillRoots,
+        name: "skill_roots",
+        since: "0.0.401",
+        summary: "Skills are read from `.agents/skills` too, between `.github/skills` and `.claude/skills`.",
+        evidence: "bisected (case `copilot.skills_agents_mcp`, `startup.skillsListed`): the `skill` tool of 0.0.400 lists `alpha` and `gamma`, that of 0.0.401 also `beta` of `.agents/skills` (0.0.399 `index.js`, the skill loader: the roots `.github/skills` and `.claude/skills` alone)",
     },
     Change {
         fact: Fact::SkillNames,
@@ -1099,31 +1248,27 @@ pub(crate) const CHANGES: &[Change] = &[
     },
 ];
 
-/// The first release the adapter models: the first that sends each
-/// instruction file as a `<custom_instruction>` block of its own, the
-/// loader of every later release (behaviour `copilot.instruction-blocks`,
-/// case `copilot.instruction_chain`: 0.0.384 sends
-/// `.github/copilot-instructions.md` alone, inlined without a block,
-/// 0.0.388 also `AGENTS.md`, `GEMINI.md` and `CLAUDE.md`, each a block).
-/// The releases of the last twelve months start at 0.0.368 by the
-/// agent's changelog (`oracle/bisect/copilot.dates.json`; npm's publish
-/// times do not follow the version order). The recorder observes a
-/// release from 0.0.376 on: a release published without the executable
-/// for this platform runs as the JavaScript it ships on a pinned
-/// Node.js 24; 1.0.10 is the first whose code reads
-/// `COPILOT_PROVIDER_BASE_URL` (`copilot.provider-endpoint`), an older
-/// one reaches the recorder's endpoint through the Copilot API route of
-/// its code (`COPILOT_ENABLE_ALT_PROVIDERS`, `GITHUB_COPILOT_API_TOKEN`,
-/// `COPILOT_API_URL`, `COPILOT_AGENT_MODEL`: a login without GitHub),
-/// which 0.0.376 is the first to have (`copilot.api-token-login`; 0.0.372
-/// asks for a GitHub login). 0.0.376 to 0.0.384 load instructions
-/// otherwise: one source alone, the user's and the repository's
-/// `copilot-instructions.md`, else `AGENTS.md`, else `CLAUDE.md`, else
-/// `GEMINI.md`, with the path-specific files and nested `AGENTS.md` files
-/// listed in tables (0.0.376 `index.js`, the instruction loader): not
-/// modelled. A release before this one gets its profile, with a
-/// diagnostic.
-pub(crate) const FIRST_MODELLED: &str = "0.0.388";
+/// The first release the adapter models: the first release of the last
+/// twelve months by the agent's changelog (`copilot.window-start`,
+/// `oracle/bisect/copilot.dates.json`: 0.0.366 of 2025-12-03, 0.0.368 of
+/// 2025-12-10; npm's publish times do not follow the version order),
+/// observed. A release published without the executable for this
+/// platform runs as the JavaScript it ships on a pinned Node.js 24;
+/// 1.0.10 is the first whose code reads `COPILOT_PROVIDER_BASE_URL`
+/// (`copilot.provider-endpoint`), an older one reaches the recorder's
+/// endpoint through the Copilot API route of its code
+/// (`COPILOT_ENABLE_ALT_PROVIDERS`, `GITHUB_COPILOT_API_TOKEN`,
+/// `COPILOT_API_URL`, `COPILOT_AGENT_MODEL`), and one before 0.0.376
+/// (`copilot.api-token-login`) with a GitHub token variable beside
+/// `COPILOT_API_URL`, which it takes as its login without asking GitHub
+/// (0.0.372 `index.js`, `tryGitHubTokenLogin`; 0.0.368 asks that host's
+/// GraphQL API for the user's Copilot API, which the recorder answers
+/// with itself). 0.0.368 to 0.0.384 send one source of instructions
+/// ([`Profile::instruction_blocks`]; 0.0.368's and 0.0.372's `index.js`
+/// hold the loader of 0.0.376); 0.0.368 reads no skill
+/// ([`Profile::skills_read`]). A release before this one gets its
+/// profile, with a diagnostic.
+pub(crate) const FIRST_MODELLED: &str = "0.0.368";
 
 /// The facts of release `version` ([`facts_of`] over [`TABLE`] and
 /// [`CHANGES`]). A release outside the window gets the facts of the
@@ -1169,13 +1314,13 @@ pub(crate) fn not_reached() -> Vec<&'static str> {
 mod tests {
     use super::*;
 
-    /// The first modelled release, 1.0.11 and every profiled version
-    /// have exactly one row.
+    /// The first modelled release, 0.0.376, 1.0.11 and every profiled
+    /// version have exactly one row.
     #[test]
     fn one_row_per_profiled_version() {
         let rows: Vec<&str> = TABLE.iter().map(|p| p.release).collect();
-        assert_eq!(rows[..2], [FIRST_MODELLED, "1.0.11"]);
-        assert_eq!(rows[2..], *crate::PROFILED_VERSIONS);
+        assert_eq!(rows[..3], [FIRST_MODELLED, "0.0.376", "1.0.11"]);
+        assert_eq!(rows[3..], *crate::PROFILED_VERSIONS);
     }
 
     /// Each profiled release is its own row: the changes of the window
@@ -1198,7 +1343,8 @@ mod tests {
     /// user's `~/.claude/skills` read up to 1.0.38, an empty instruction
     /// file sent from 1.0.64; the window's first release lists no custom
     /// agent, 1.0.12 does; the user's hooks come from `config.json` up to
-    /// 1.0.92, from `settings.json` in 1.0.102.
+    /// 1.0.92, from `settings.json` in 1.0.102; Claude Code's agents and
+    /// commands are read from 0.0.399, `.agents/skills` from 0.0.401.
     #[test]
     fn bisected_boundaries() {
         let skills = |v| of(v).user_skill_roots.contains(&".claude/skills");
@@ -1208,7 +1354,8 @@ mod tests {
         assert_eq!(of("1.0.64").release, "1.0.64");
         assert_eq!(of(FIRST_MODELLED), TABLE[0]);
         assert!(!of("1.0.11").custom_agents_listed && of("1.0.12").custom_agents_listed);
-        assert!(of("1.0.10").custom_agents_listed && of(FIRST_MODELLED).custom_agents_listed);
+        assert!(of("1.0.10").custom_agents_listed && !of(FIRST_MODELLED).custom_agents_listed);
+        assert!(!of("0.0.372").custom_agents_listed && of("0.0.376").custom_agents_listed);
         assert!(!of("1.0.10").ancestor_instructions && of("1.0.11").ancestor_instructions);
         assert!(!of("0.0.410").instruction_names_any_case);
         assert!(of("0.0.411").instruction_names_any_case);
@@ -1252,6 +1399,13 @@ mod tests {
         assert!(
             !of("1.0.47").front_matter_line_fallback && of("1.0.48").front_matter_line_fallback
         );
+        assert!(!of("0.0.369").skills_read && of("0.0.370").skills_read);
+        assert!(!of("0.0.384").instruction_blocks && of("0.0.388").instruction_blocks);
+        assert!(!of("0.0.388").skill_flags_checked && of("0.0.389").skill_flags_checked);
+        assert!(!of("0.0.394").claude_agents && of("0.0.399").claude_agents);
+        assert!(!of("0.0.394").claude_commands && of("0.0.399").claude_commands);
+        let agents_root = |v| of(v).skill_roots.contains(&".agents/skills");
+        assert!(!agents_root("0.0.400") && agents_root("0.0.401"));
         let short = |v| of(v).shipped_skills()[0].description == CLOUD_AGENT_SETUP;
         assert!(short("1.0.39") && !short("1.0.40"));
     }

@@ -20,7 +20,9 @@
 //! a field of the wrong type is not listed either (seen with 1.0.102,
 //! fuzzer seed 400: `description: [a, b]` in `.claude/commands/fix.md`).
 //! Before 0.0.410 a skill needs a `name`, of ASCII letters, digits and
-//! `-` ([`Profile::skill_names`]).
+//! `-` ([`Profile::skill_names`]). Before 0.0.401 `.agents/skills` is not
+//! read ([`Profile::skill_roots`]), before 0.0.399 neither are the
+//! commands ([`Profile::claude_commands`]).
 //!
 //! In local mode the user's roots ([`Profile::user_skill_roots`]:
 //! `~/.copilot/skills`, `~/.agents/skills`, and with 1.0.24
@@ -51,7 +53,8 @@ use playbookdiff_model::{
 use playbookdiff_source::{EntryKind, Machine, TextFile};
 use serde_json::Value;
 
-/// The skill roots of a directory, in the order Copilot CLI lists them.
+/// The skill roots of a directory, in the order Copilot CLI lists them
+/// (the newest releases' [`Profile::skill_roots`]).
 pub(crate) const ROOTS: &[&str] = &[".github/skills", ".agents/skills", ".claude/skills"];
 
 /// The longest skill name Copilot CLI accepts, in characters (1.0.24's
@@ -104,7 +107,28 @@ pub(crate) fn compile(
         }
         disable(m, profile, &mut out);
     }
+    if !profile.skills_read {
+        out.iter_mut()
+            .filter(|s| s.applicability == Applicability::Effective)
+            .for_each(not_read);
+    }
     out
+}
+
+/// Marks `s` as not read: the release reads no skill
+/// ([`Profile::skills_read`]).
+fn not_read(s: &mut Skill) {
+    let since = crate::profile::since(crate::profile::Fact::SkillsRead);
+    s.applicability = Applicability::Excluded;
+    s.advertisement = Advertisement::new(AdvertisementState::Hidden, 0);
+    s.invocation = Invocation {
+        explicit: Permission::Blocked,
+        implicit: Permission::Blocked,
+    };
+    s.reason = format!(
+        "{} This release reads no skill (Copilot CLI reads them from {since} on).",
+        s.reason
+    );
 }
 
 /// The release's built-in skill `b` (local mode), listed after every
@@ -328,7 +352,7 @@ fn of_dir(cx: &mut Cx<'_, '_>, profile: &Profile, dir: RepoPath) -> Vec<(Skill, 
     struct SkillsOf(RepoPath, &'static str);
     cx.memo_read(SkillsOf(dir.clone(), profile.release), |cx| {
         let mut out = Vec::new();
-        for root in ROOTS {
+        for root in profile.skill_roots {
             for file in skill_files(cx, profile, &dir, root) {
                 let before = cx.diags.len();
                 let text = cx.repo.read_text(&file, READ_LIMIT).ok();
@@ -337,7 +361,12 @@ fn of_dir(cx: &mut Cx<'_, '_>, profile: &Profile, dir: RepoPath) -> Vec<(Skill, 
                 out.push((s, cx.diags.split_off(before)));
             }
         }
-        for file in command_files(cx, &dir) {
+        let commands = if profile.claude_commands {
+            command_files(cx, &dir)
+        } else {
+            Vec::new()
+        };
+        for file in commands {
             let stem = file
                 .file_name()
                 .and_then(|n| n.strip_suffix(".md"))
@@ -643,10 +672,17 @@ fn refusal(text: &TextFile, profile: &Profile, s: &Skill) -> Option<String> {
     let Ok(value) = &fm.value else {
         return Some("its front matter is not valid YAML".to_string());
     };
-    if let Some(why) = wrong_type(value, &fm.yaml) {
+    if let Some(why) = wrong_type(value, &fm.yaml, profile) {
         return Some(why);
     }
-    if profile.skill_names == SkillNames::HyphensOnly && value.get("name").is_none() {
+    // A command is named by its file (seen with 0.0.399, case
+    // `copilot.skills_agents_mcp`: `deploy.md`, whose front matter has no
+    // `name`, listed as `deploy`).
+    let is_skill_file = s.source.path.file_name() == Some("SKILL.md");
+    if profile.skill_names == SkillNames::HyphensOnly
+        && is_skill_file
+        && value.get("name").is_none()
+    {
         return Some(format!(
             "its front matter has no `name`, which this release requires (a skill is named by its folder from {} on)",
             crate::profile::since(crate::profile::Fact::SkillNames)
@@ -674,11 +710,16 @@ type FieldCheck = (&'static str, &'static str, fn(&Value) -> bool);
 
 /// The first front-matter field of a type Copilot CLI's schema refuses;
 /// `yaml` is the front matter as written.
-fn wrong_type(value: &Value, yaml: &str) -> Option<String> {
+fn wrong_type(value: &Value, yaml: &str, profile: &Profile) -> Option<String> {
+    let flags: &[&str] = if profile.skill_flags_checked {
+        &["user-invocable", "disable-model-invocation"]
+    } else {
+        &[]
+    };
     // `yes`, `on` and the like are YAML 1.1 booleans, text to Copilot CLI
     // (seen with 1.0.102, fuzzer seed 1: `disable-model-invocation: yes`
     // left the skill out); the parser here reads them as booleans.
-    for key in ["user-invocable", "disable-model-invocation"] {
+    for &key in flags {
         if value.get(key).is_some_and(Value::is_boolean)
             && raw_scalar(yaml, key).is_some_and(|raw| !yaml12_bool(raw))
         {
@@ -698,7 +739,8 @@ fn wrong_type(value: &Value, yaml: &str) -> Option<String> {
         ),
     ];
     for (key, what, ok) in checks {
-        if value.get(key).is_some_and(|v| !v.is_null() && !ok(v)) {
+        let checked = key == "name" || key == "description" || flags.contains(&key);
+        if checked && value.get(key).is_some_and(|v| !v.is_null() && !ok(v)) {
             return Some(format!("`{key}` is not {what}"));
         }
     }

@@ -97,6 +97,8 @@ fn custom_agents_unlisted_by_1_0_11_alone() {
     assert_eq!(listed("1.0.10"), 2);
     assert_eq!(listed("1.0.11"), 0);
     assert_eq!(listed("1.0.12"), 2);
+    assert_eq!(listed("0.0.372"), 0);
+    assert_eq!(listed("0.0.376"), 1);
 }
 
 /// Before 0.0.410 a skill needs a `name` of ASCII letters, digits and `-`
@@ -144,4 +146,84 @@ fn named_repeats_left_out_from_0_0_394() {
     let old = run("instruction_chain", ".", "0.0.390");
     assert_eq!(startup(&old), [&sent[..], &["GEMINI.md"]].concat());
     assert_eq!(startup(&run("instruction_chain", ".", "0.0.394")), sent);
+}
+
+/// Up to 0.0.384 one source is sent: the git root's
+/// `.github/copilot-instructions.md` before its `AGENTS.md` (case
+/// `copilot.instruction_chain`, seen with 0.0.376 and 0.0.384), else
+/// `AGENTS.md` (case `copilot.path_instructions`); the launch directory's
+/// `AGENTS.md` is listed in a table for its directory; 0.0.388 sends every
+/// file as a block.
+#[test]
+fn one_source_before_0_0_388() {
+    let chain = run("instruction_chain", ".", "0.0.384");
+    assert_eq!(startup(&chain), [".github/copilot-instructions.md"]);
+    let agents = chain.instruction_at("AGENTS.md").expect("AGENTS.md");
+    assert_eq!(agents.applicability, Applicability::Shadowed);
+    assert_eq!(startup(&run("instruction_chain", ".", "0.0.388")).len(), 4);
+    let paths = run("path_instructions", ".", "0.0.376");
+    assert_eq!(startup(&paths)[0], "AGENTS.md");
+    let deep = run("instruction_chain", "a/b/c", "0.0.384");
+    let nested = deep.instruction_at("a/b/c/AGENTS.md").expect("nested");
+    assert_eq!(nested.load_phase, LoadPhase::OnDemand);
+    assert_eq!(nested.paths.as_deref(), Some(&["a/b/c/".to_string()][..]));
+    let between = deep.instruction_at("a/AGENTS.md").expect("a/AGENTS.md");
+    assert_eq!(between.applicability, Applicability::OutOfScope);
+}
+
+/// Claude Code's custom agents and commands are read from 0.0.399 on,
+/// `.agents/skills` from 0.0.401 on (case `copilot.skills_agents_mcp`).
+#[test]
+fn claude_agents_and_commands_from_0_0_399_agents_skills_from_0_0_401() {
+    let cfg = |v| run("skills_agents_mcp", ".", v);
+    let agents = |v| -> Vec<String> {
+        let mut a: Vec<String> = cfg(v)
+            .subagents
+            .iter()
+            .filter(|a| a.applicability == Applicability::Effective)
+            .map(|a| a.name.clone())
+            .collect();
+        a.sort();
+        a
+    };
+    let skills = |v| -> Vec<String> {
+        let mut s: Vec<String> = cfg(v)
+            .skills
+            .iter()
+            .filter(|s| s.applicability == Applicability::Effective)
+            .map(|s| s.name.clone())
+            .collect();
+        s.sort();
+        s
+    };
+    assert_eq!(agents("0.0.394"), ["reviewer"]);
+    assert_eq!(agents("0.0.399"), ["helper", "reviewer"]);
+    assert_eq!(skills("0.0.394"), ["alpha", "gamma"]);
+    assert_eq!(skills("0.0.399"), ["alpha", "deploy", "gamma"]);
+    assert_eq!(skills("0.0.401"), ["alpha", "beta", "deploy", "gamma"]);
+}
+
+/// 0.0.369 reads no skill, 0.0.370 does (case `copilot.skills_agents_mcp`);
+/// a skill whose `user-invocable` is not true or false is listed by
+/// 0.0.388, not by 0.0.389 (case `oracle.copilot_skill_rules`: `bad-type`).
+#[test]
+fn skills_from_0_0_370_flags_checked_from_0_0_389() {
+    let listed = |cfg: EffectiveAgentConfig| -> Vec<String> {
+        cfg.skills
+            .iter()
+            .filter(|s| s.applicability == Applicability::Effective)
+            .map(|s| s.name.clone())
+            .collect()
+    };
+    assert!(listed(run("skills_agents_mcp", ".", "0.0.369")).is_empty());
+    assert_eq!(
+        listed(run("skills_agents_mcp", ".", "0.0.370")),
+        ["alpha", "gamma"]
+    );
+    let bad = |v| {
+        listed(run_oracle("copilot_skill_rules", v))
+            .iter()
+            .any(|n| n == "bad-type")
+    };
+    assert!(bad("0.0.388") && !bad("0.0.389"));
 }

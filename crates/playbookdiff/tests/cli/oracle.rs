@@ -1773,6 +1773,10 @@ fn copilot_disagreements(
         .retain(|s| s.source.scope != SourceScope::Builtin);
     let cfg = &discovered;
     let received = cfg.received_instructions();
+    // A release that inlines its one source without a block
+    // (before `instruction_blocks`) sends a blank text where the recorder,
+    // which finds an inlined file by its text, cannot see it.
+    let unblocked = !holds("copilot", "instruction_blocks", version);
     let always: Vec<&Instruction> = received
         .iter()
         .copied()
@@ -1780,6 +1784,7 @@ fn copilot_disagreements(
             i.load_phase == LoadPhase::Startup
                 && i.imported_from.is_none()
                 && !copilot_scoped(i.source.path.as_str())
+                && !(unblocked && i.content.trim_start_matches('\u{feff}').trim().is_empty())
         })
         .collect();
     let blocks = obs["startup"]["instructions"]
@@ -2660,13 +2665,13 @@ fn dated_window_lines(s: &mut String, agent: &str) {
     );
 }
 
-/// Why Copilot CLI's window starts after the first release of the twelve
-/// months and after the first the recorder reaches.
+/// How Copilot CLI's window reaches the first release of the twelve
+/// months, and how its oldest releases load instructions.
 fn copilot_window_lines(s: &mut String) {
     let first = adapter("copilot").first_modelled();
     let _ = writeln!(
         s,
-        "The recorder reaches a release from 0.0.376 on (`copilot.api-token-login`: 0.0.372 and older ask for a GitHub login). 0.0.376 to the release before {first} load instructions otherwise: one source alone, inlined without a `<custom_instruction>` block (the user's and the repository's `copilot-instructions.md`, else `AGENTS.md`, else `CLAUDE.md`, else `GEMINI.md`; 0.0.376 `index.js`, the instruction loader), which the recorder, naming blocks, does not read: not modelled. The window starts at {first}, the first that sends each file as a block of its own (`copilot.instruction-blocks`); an older release gets its profile, with a diagnostic.\n"
+        "The window starts at {first}, the first release of the twelve months (`copilot.window-start`). The recorder reaches a release before 0.0.376 (`copilot.api-token-login`) with a GitHub token variable beside `COPILOT_API_URL`, which it takes as its login without asking GitHub; 0.0.368 asks that host's GraphQL API for its Copilot API, which the recorder answers with itself. {first} to 0.0.384 send one source of instructions alone, inlined without a `<custom_instruction>` block (the user's and the git root's `copilot-instructions.md`, else `AGENTS.md`, else `CLAUDE.md`, else `GEMINI.md`; `index.js`, the instruction loader), until `copilot.instruction-blocks`; the recorder names the file by its text. An older release gets its profile, with a diagnostic.\n"
     );
 }
 
@@ -3006,7 +3011,8 @@ fn bisect_observation(b: &Value) -> String {
             .map(|(v, t)| format!("{v} {}", t.as_str().unwrap_or("").get(..10).unwrap_or("")))
             .collect();
         return format!(
-            "the first published on or after {since} (npm: {}); its case `{}` runs",
+            "the first published on or after {since} ({}: {}); its case `{}` runs",
+            b["datesFrom"].as_str().unwrap_or("npm"),
             dates.join(", "),
             b["witness"].as_str().unwrap_or("")
         );
