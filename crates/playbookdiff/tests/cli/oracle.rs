@@ -551,7 +551,7 @@ fn claude_disagreements(
         .filter(|s| told(s) && both.contains(&s.name))
         .map(|s| {
             // The text the listing budget leaves, as the adapter computes
-            // it (2.1.19 to 2.1.31, and from 2.1.129 on).
+            // it (from 2.1.19 on).
             if let Some(shown) = &s.advertisement.shown_description {
                 return format!("{}: {shown}", s.name);
             }
@@ -579,11 +579,9 @@ fn claude_disagreements(
         .map(|s| s.name.as_str())
         .collect();
     // A skill at the budget's risk (`budget-risk`: the listing may shorten
-    // its description, by how much the context window decides): the
+    // its description by an amount the adapter does not compute): the
     // agent's description, cut and ended with `…`, agrees when it begins
-    // the adapter's (2.1.32 to 2.1.128 cut case
-    // `claude.c30_listing_char_budget`'s descriptions to a share the
-    // adapter does not compute).
+    // the adapter's.
     let at_risk: BTreeSet<&str> = cfg
         .skills
         .iter()
