@@ -70,6 +70,9 @@ struct Entries {
     /// The columns of their `- name: description` entries, each with its
     /// line end (a line break inside a description counts none).
     columns: u64,
+    /// The same entries' UTF-16 code units, each with its line end (a
+    /// line break inside a description counts one).
+    units: u64,
 }
 
 /// What a fresh installation lists of its own, from release `since` on:
@@ -98,6 +101,7 @@ impl Bundled {
             count: self.skills.count + self.commands.count,
             names: self.skills.names + self.commands.names,
             columns: self.skills.columns + self.commands.columns,
+            units: self.skills.units + self.commands.units,
         }
     }
 }
@@ -107,6 +111,7 @@ const NONE: Entries = Entries {
     count: 0,
     names: 0,
     columns: 0,
+    units: 0,
 };
 
 /// A release listing nothing of its own.
@@ -117,12 +122,13 @@ const EMPTY: Bundled = Bundled {
 };
 
 /// `count` entries whose names take `names` columns and whose entries
-/// take `columns`.
-const fn entries(count: u64, names: u64, columns: u64) -> Entries {
+/// take `columns` columns and `units` UTF-16 code units.
+const fn entries(count: u64, names: u64, columns: u64, units: u64) -> Entries {
     Entries {
         count,
         names,
         columns,
+        units,
     }
 }
 
@@ -139,7 +145,7 @@ const BUNDLED: &[Bundled] = &[
     // Bundled skills: `claude-developer-platform`; commands: none.
     Bundled {
         since: "2.1.47",
-        skills: entries(1, 25, 1563),
+        skills: entries(1, 25, 1563, 1574),
         commands: NONE,
     },
     // None seen: 2.1.51 to 2.1.59 list no skill in their first request,
@@ -152,159 +158,159 @@ const BUNDLED: &[Bundled] = &[
     // Bundled skills: `simplify`; commands: none.
     Bundled {
         since: "2.1.63",
-        skills: entries(1, 8, 95),
+        skills: entries(1, 8, 95, 95),
         commands: NONE,
     },
     // Bundled skills: `simplify`, `claude-api`; commands: none.
     Bundled {
         since: "2.1.69",
-        skills: entries(2, 18, 401),
+        skills: entries(2, 18, 401, 403),
         commands: NONE,
     },
     // Bundled skills: `simplify`, `loop`, `claude-api`; commands: none.
     Bundled {
         since: "2.1.72",
-        skills: entries(3, 22, 716),
+        skills: entries(3, 22, 716, 718),
         commands: NONE,
     },
     // Bundled skills: `update-config`, `simplify`, `loop`, `claude-api`; commands: none.
     Bundled {
         since: "2.1.77",
-        skills: entries(4, 35, 1412),
+        skills: entries(4, 35, 1412, 1414),
         commands: NONE,
     },
     // Bundled skills: `update-config`, `simplify`, `loop`, `claude-api`; commands: none.
     Bundled {
         since: "2.1.86",
-        skills: entries(4, 35, 885),
+        skills: entries(4, 35, 885, 887),
         commands: NONE,
     },
     // Bundled skills: `update-config`, `simplify`, `loop`, `claude-api`; commands: none.
     Bundled {
         since: "2.1.97",
-        skills: entries(4, 35, 886),
+        skills: entries(4, 35, 886, 887),
         commands: NONE,
     },
     // Bundled skills: `update-config`, `keybindings-help`, `simplify`, `loop`, `claude-api`;
     // commands: none.
     Bundled {
         since: "2.1.101",
-        skills: entries(5, 51, 1135),
+        skills: entries(5, 51, 1135, 1136),
         commands: NONE,
     },
     // Bundled skills: `update-config`, `keybindings-help`, `simplify`, `loop`, `claude-api`;
     // commands: none.
     Bundled {
         since: "2.1.105",
-        skills: entries(5, 51, 2247),
+        skills: entries(5, 51, 2247, 2249),
         commands: NONE,
     },
     // Bundled skills: `update-config`, `keybindings-help`, `simplify`, `loop`, `claude-api`,
     // `statusline`; commands: `init`, `review`, `security-review`, `insights`, `team-onboarding`.
     Bundled {
         since: "2.1.108",
-        skills: entries(6, 61, 2032),
-        commands: entries(5, 48, 340),
+        skills: entries(6, 61, 2032, 2034),
+        commands: entries(5, 48, 340, 340),
     },
     // Bundled skills: `update-config`, `keybindings-help`, `simplify`, `loop`, `claude-api`;
     // commands: `init`, `review`, `security-review`.
     Bundled {
         since: "2.1.110",
-        skills: entries(5, 51, 1982),
-        commands: entries(3, 25, 191),
+        skills: entries(5, 51, 1982, 1984),
+        commands: entries(3, 25, 191, 191),
     },
     // Bundled skills: `update-config`, `keybindings-help`, `simplify`, `less-permission-prompts`,
     // `loop`, `claude-api`; commands: `init`, `review`, `security-review`.
     Bundled {
         since: "2.1.111",
-        skills: entries(6, 74, 2303),
-        commands: entries(3, 25, 191),
+        skills: entries(6, 74, 2303, 2305),
+        commands: entries(3, 25, 191, 191),
     },
     // Bundled skills: `update-config`, `keybindings-help`, `simplify`, `fewer-permission-prompts`,
     // `loop`, `claude-api`; commands: `init`, `review`, `security-review`.
     Bundled {
         since: "2.1.113",
-        skills: entries(6, 75, 2304),
-        commands: entries(3, 25, 191),
+        skills: entries(6, 75, 2304, 2306),
+        commands: entries(3, 25, 191, 191),
     },
     // Bundled skills: `update-config`, `keybindings-help`, `simplify`, `fewer-permission-prompts`,
     // `loop`, `claude-api`; commands: `init`, `review`, `security-review`.
     Bundled {
         since: "2.1.118",
-        skills: entries(6, 75, 2316),
-        commands: entries(3, 25, 191),
+        skills: entries(6, 75, 2316, 2318),
+        commands: entries(3, 25, 191, 191),
     },
     // Bundled skills: `update-config`, `keybindings-help`, `verify`, `simplify`,
     // `fewer-permission-prompts`, `loop`, `claude-api`, `run`; commands: `init`, `review`,
     // `security-review`.
     Bundled {
         since: "2.1.145",
-        skills: entries(8, 84, 2946),
-        commands: entries(3, 25, 191),
+        skills: entries(8, 84, 2946, 2948),
+        commands: entries(3, 25, 191, 191),
     },
     // Bundled skills: `update-config`, `keybindings-help`, `verify`, `code-review`,
     // `fewer-permission-prompts`, `loop`, `claude-api`, `run`; commands: `init`, `review`,
     // `security-review`.
     Bundled {
         since: "2.1.146",
-        skills: entries(8, 87, 2949),
-        commands: entries(3, 25, 191),
+        skills: entries(8, 87, 2949, 2951),
+        commands: entries(3, 25, 191, 191),
     },
     // Bundled skills: `update-config`, `keybindings-help`, `verify`, `code-review`,
     // `fewer-permission-prompts`, `loop`, `claude-api`, `run`; commands: `init`, `review`,
     // `security-review`.
     Bundled {
         since: "2.1.147",
-        skills: entries(8, 87, 3099),
-        commands: entries(3, 25, 191),
+        skills: entries(8, 87, 3099, 3101),
+        commands: entries(3, 25, 191, 191),
     },
     // Bundled skills: `update-config`, `keybindings-help`, `verify`, `code-review`, `simplify`,
     // `fewer-permission-prompts`, `loop`, `claude-api`, `run`; commands: `init`, `review`,
     // `security-review`.
     Bundled {
         since: "2.1.152",
-        skills: entries(9, 95, 3305),
-        commands: entries(3, 25, 191),
+        skills: entries(9, 95, 3305, 3307),
+        commands: entries(3, 25, 191, 191),
     },
     // Bundled skills: `deep-research`, `update-config`, `keybindings-help`, `verify`,
     // `code-review`, `simplify`, `fewer-permission-prompts`, `loop`, `claude-api`, `run`;
     // commands: `init`, `review`, `security-review`.
     Bundled {
         since: "2.1.154",
-        skills: entries(10, 108, 3890),
-        commands: entries(3, 25, 191),
+        skills: entries(10, 108, 3890, 3892),
+        commands: entries(3, 25, 191, 191),
     },
     // Bundled skills: `deep-research`, `update-config`, `keybindings-help`, `verify`,
     // `code-review`, `simplify`, `fewer-permission-prompts`, `loop`, `claude-api`, `run`;
     // commands: `init`, `review`, `security-review`.
     Bundled {
         since: "2.1.163",
-        skills: entries(10, 108, 4207),
-        commands: entries(3, 25, 191),
+        skills: entries(10, 108, 4207, 4209),
+        commands: entries(3, 25, 191, 191),
     },
     // Bundled skills: `deep-research`, `update-config`, `keybindings-help`, `verify`,
     // `code-review`, `simplify`, `fewer-permission-prompts`, `loop`, `claude-api`, `run`;
     // commands: `init`, `review`, `security-review`.
     Bundled {
         since: "2.1.170",
-        skills: entries(10, 108, 4214),
-        commands: entries(3, 25, 191),
+        skills: entries(10, 108, 4214, 4216),
+        commands: entries(3, 25, 191, 191),
     },
     // Bundled skills: `deep-research`, `update-config`, `keybindings-help`, `verify`,
     // `code-review`, `simplify`, `fewer-permission-prompts`, `loop`, `claude-api`, `run`;
     // commands: `init`, `review`, `security-review`.
     Bundled {
         since: "2.1.186",
-        skills: entries(10, 108, 4214),
-        commands: entries(3, 25, 238),
+        skills: entries(10, 108, 4214, 4216),
+        commands: entries(3, 25, 238, 238),
     },
     // Bundled skills: `dataviz`, `update-config`, `keybindings-help`, `code-review`, `simplify`,
     // `fewer-permission-prompts`, `loop`, `claude-api`, `workflow-authoring`, `run`,
     // `plugin-authoring`; commands: `init`, `security-review`.
     Bundled {
         since: "2.1.332",
-        skills: entries(11, 130, 6050),
-        commands: entries(2, 19, 159),
+        skills: entries(11, 130, 6050, 6052),
+        commands: entries(2, 19, 159, 159),
     },
 ];
 
@@ -434,6 +440,15 @@ impl Way {
         }
     }
 
+    /// The width of the release's own `entries` as the release counts it.
+    fn own(self, entries: Entries) -> u64 {
+        if self.columns {
+            entries.columns
+        } else {
+            entries.units
+        }
+    }
+
     /// The width of `s` as the release counts it.
     fn width(self, s: &str) -> u64 {
         if self.columns {
@@ -454,27 +469,44 @@ impl Way {
     }
 }
 
+/// What a listing is shared under: its whole budget (code units or
+/// columns, as `way` counts), the release's own entries and its way.
+#[derive(Clone, Copy, Debug)]
+struct Spend {
+    /// The whole listing's budget.
+    budget: u64,
+    /// What the release lists of its own ([`BUNDLED`]).
+    own: Bundled,
+    /// How it measures and shares.
+    way: Way,
+}
+
 /// The share of each description (code units or columns, as `way`
 /// counts), or `None` when the entries of the `listed` skills and of
-/// `bundled` (the release's own), each with its line end, fit in
-/// `budget`: the entries listed whole first (the bundled skills' when
+/// the release's own, each with its line end, fit in the budget: the entries listed whole first (the bundled skills' when
 /// `way.bundled_first`, and the skills listed by name only) are taken
 /// from the budget, and the rest is shared by the other entries:
 /// ⌊(budget − whole − Σ(name + 4) − (n − 1)) / n⌋ over those n (2.1.19's
-/// `u82`, 2.1.122's `Q96`). The release's own entries are counted in
-/// columns, which differ from code units by the line breaks of their
-/// descriptions only.
-fn share(skills: &[Skill], listed: &[usize], budget: u64, bundled: Bundled, way: Way) -> Option<i64> {
+/// `u82`, 2.1.122's `Q96`).
+fn share(skills: &[Skill], listed: &[usize], spend: Spend) -> Option<i64> {
+    let Spend {
+        budget,
+        own: bundled,
+        way,
+    } = spend;
     let full = |i: usize| match listed_text(&skills[i]) {
-        t if t.is_empty() && skills[i].advertisement.name_only => way.width(&format!("- {}", skills[i].name)),
+        t if t.is_empty() && skills[i].advertisement.name_only => {
+            way.width(&format!("- {}", skills[i].name))
+        }
         t => way.width(&format!("- {}: {t}", skills[i].name)),
     };
-    let whole: u64 = bundled.all().columns + listed.iter().map(|&i| full(i) + 1).sum::<u64>();
+    let whole: u64 = way.own(bundled.all()) + listed.iter().map(|&i| full(i) + 1).sum::<u64>();
     if listed.is_empty() || whole <= budget + 1 {
         return None;
     }
-    let (names_only, shared): (Vec<usize>, Vec<usize>) =
-        listed.iter().partition(|&&i| skills[i].advertisement.name_only);
+    let (names_only, shared): (Vec<usize>, Vec<usize>) = listed
+        .iter()
+        .partition(|&&i| skills[i].advertisement.name_only);
     let (first, sharing) = if way.bundled_first {
         (bundled.skills, bundled.commands)
     } else {
@@ -484,8 +516,11 @@ fn share(skills: &[Skill], listed: &[usize], budget: u64, bundled: Bundled, way:
     if n == 0 {
         return None;
     }
-    let fixed = first.columns + names_only.iter().map(|&i| full(i) + 1).sum::<u64>();
-    let names = shared.iter().map(|&i| way.width(&skills[i].name) + 4).sum::<u64>()
+    let fixed = way.own(first) + names_only.iter().map(|&i| full(i) + 1).sum::<u64>();
+    let names = shared
+        .iter()
+        .map(|&i| way.width(&skills[i].name) + 4)
+        .sum::<u64>()
         + sharing.names
         + 4 * sharing.count
         + (n - 1);
@@ -549,7 +584,12 @@ pub(crate) fn equal_share(cx: &mut Compiler<'_, '_>) {
         columns: false,
         bundled_first: false,
     };
-    let Some(share) = share(skills, &listed, EQUAL_SHARE_BUDGET_UNITS, EMPTY, way) else {
+    let spend = Spend {
+        budget: EQUAL_SHARE_BUDGET_UNITS,
+        own: EMPTY,
+        way,
+    };
+    let Some(share) = share(skills, &listed, spend) else {
         return;
     };
     let shown = cut_to_share(skills, &listed, share, way);
@@ -574,21 +614,40 @@ pub(crate) fn window_share(cx: &mut Compiler<'_, '_>) {
     let bundled = bundled(&cx.profile.version);
     let way = Way::of(&cx.profile);
     let skills = &cx.out.skills;
-    let Some(share) = share(skills, &listed, budget, bundled, way) else {
+    let spend = Spend {
+        budget,
+        own: bundled,
+        way,
+    };
+    let Some(share) = share(skills, &listed, spend) else {
         return;
     };
     let shown = cut_to_share(skills, &listed, share, way);
-    let certain: Vec<usize> = match self::share(skills, &listed, budget, EMPTY, way) {
-        Some(a) => cut_to_share(skills, &listed, a, way).iter().map(|s| s.index).collect(),
+    let alone = Spend {
+        own: EMPTY,
+        ..spend
+    };
+    let certain: Vec<usize> = match self::share(skills, &listed, alone) {
+        Some(a) => cut_to_share(skills, &listed, a, way)
+            .iter()
+            .map(|s| s.index)
+            .collect(),
         None => Vec::new(),
     };
-    let (unit, fraction) = match way.columns {
-        true => ("columns", BUDGET_FRACTION),
-        false => ("UTF-16 code units", window_fraction(&cx.profile)),
+    let unit = match way.columns {
+        true => "columns",
+        false => "UTF-16 code units",
     };
+    let fraction = window_fraction(&cx.profile);
     let own = match way.bundled_first {
-        true => format!("{} of them taken by the bundled skills of a fresh installation", bundled.skills.columns),
-        false => format!("shared with the {} entries of a fresh installation's own", bundled.all().count),
+        true => format!(
+            "{} of them taken by the bundled skills of a fresh installation",
+            way.own(bundled.skills)
+        ),
+        false => format!(
+            "shared with the {} entries of a fresh installation's own",
+            bundled.all().count
+        ),
     };
     let words = format!(
         "{budget} {unit} ({}), {own}, {} for each description",

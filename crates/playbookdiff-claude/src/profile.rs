@@ -173,6 +173,11 @@ pub enum Fact {
     /// first 1,535 and `…`. Before, no description is capped (the
     /// installed package lacks the setting's name).
     SkillDescriptionCap,
+    /// Each description of the skill listing is capped at 250 characters
+    /// (`MAX_LISTING_DESC_CHARS`, 2.1.97 `cli.js`), until
+    /// [`Fact::SkillDescriptionCap`] raises it to 1,536. Before, no
+    /// description is capped.
+    SkillDescriptionShortCap,
     /// A memory file's text is sent trimmed at both ends. Before, it keeps
     /// its trailing line end (`Root\n` for a `CLAUDE.md` that is `Root` and
     /// a line end; case `claude.c12_rule_imports`). The same release as
@@ -230,6 +235,7 @@ impl Fact {
             Fact::SkillListingThreeCharsPerToken => "SkillListingThreeCharsPerToken",
             Fact::SkillListingDropsDescriptionsByUse => "SkillListingDropsDescriptionsByUse",
             Fact::SkillDescriptionCap => "SkillDescriptionCap",
+            Fact::SkillDescriptionShortCap => "SkillDescriptionShortCap",
             Fact::MemoryTextTrimmed => "MemoryTextTrimmed",
             Fact::RulesInListingOrder => "RulesInListingOrder",
             Fact::SkillsInListingOrder => "SkillsInListingOrder",
@@ -489,6 +495,13 @@ const TABLE: &[Row] = &[
         evidence: "bisected on the agent's code: 2.1.104 lacks `skillListingMaxDescChars`, 2.1.105 has it",
     },
     Row {
+        fact: Fact::SkillDescriptionShortCap,
+        since: "2.1.86",
+        until: None,
+        summary: "Each description of the skill listing is capped at 250 characters (1,536 from 2.1.105).",
+        evidence: "bisected (case `claude.c30_listing_char_budget`, fourteen skills of 1,200-character descriptions): 2.1.85 cuts each to 1,030 characters, one share of 16,000 after its bundled skills, 2.1.86 to 250 (its share of 8,000 would be 497); 2.1.97 `cli.js` caps each description at `MAX_LISTING_DESC_CHARS` (250), in the entry whose length the budget sums too",
+    },
+    Row {
         fact: Fact::MemoryTextTrimmed,
         since: "2.1.79",
         until: None,
@@ -578,6 +591,7 @@ mod tests {
             Fact::SkillListingThreeCharsPerToken,
             Fact::SkillListingDropsDescriptionsByUse,
             Fact::SkillDescriptionCap,
+            Fact::SkillDescriptionShortCap,
             Fact::MemoryTextTrimmed,
             Fact::RulesInListingOrder,
             Fact::SkillsInListingOrder,
@@ -625,6 +639,7 @@ mod tests {
         for (fact, last_without, first) in [
             (Fact::SkillListingBundledFirst, "2.1.62", "2.1.63"),
             (Fact::SkillListingOnePercent, "2.1.85", "2.1.86"),
+            (Fact::SkillDescriptionShortCap, "2.1.85", "2.1.86"),
             (Fact::SkillListingInColumns, "2.1.87", "2.1.88"),
             (Fact::DefaultWindowMillionTokens, "2.1.128", "2.1.129"),
             (Fact::SkillListingThreeCharsPerToken, "2.1.138", "2.1.139"),

@@ -24,6 +24,25 @@ use std::collections::BTreeMap;
 /// Per-skill cap on `description` + `when_to_use`, in characters
 /// (`skillListingMaxDescChars`, harness facts A7).
 pub(crate) const DESCRIPTION_LIMIT_CHARS: u64 = 1536;
+
+/// The per-skill cap from [`Fact::SkillDescriptionShortCap`] to
+/// [`Fact::SkillDescriptionCap`], in characters
+/// (`MAX_LISTING_DESC_CHARS`, 2.1.97 `cli.js`).
+const SHORT_DESCRIPTION_LIMIT_CHARS: u64 = 250;
+
+/// The cap on each listed description of `profile`'s release, in UTF-16
+/// code units (a longer one is cut to one less and `…`): 1,536 from
+/// [`Fact::SkillDescriptionCap`], 250 from
+/// [`Fact::SkillDescriptionShortCap`], none before.
+pub(crate) fn description_cap(profile: &crate::profile::Profile) -> Option<u64> {
+    if profile.has(Fact::SkillDescriptionCap) {
+        Some(DESCRIPTION_LIMIT_CHARS)
+    } else if profile.has(Fact::SkillDescriptionShortCap) {
+        Some(SHORT_DESCRIPTION_LIMIT_CHARS)
+    } else {
+        None
+    }
+}
 /// The whole listing's budget before [`Fact::SkillListingShortensDescriptions`],
 /// in UTF-16 code units (JavaScript's `length`): `SLASH_COMMAND_TOOL_CHAR_BUDGET`
 /// when unset (2.0.76 and 2.0.77 `cli.js`).
@@ -418,9 +437,7 @@ fn advertisement(
     desc_chars: u64,
 ) -> Advertisement {
     Advertisement {
-        description_limit_chars: profile
-            .has(Fact::SkillDescriptionCap)
-            .then_some(DESCRIPTION_LIMIT_CHARS),
+        description_limit_chars: description_cap(profile),
         aggregate_budget: crate::listing::aggregate_budget(profile, window),
         ..Advertisement::new(state, desc_chars)
     }
@@ -581,17 +598,19 @@ fn read_skill(cx: &mut Compiler<'_, '_>, path: &RepoPath, dir_name: &str) -> Opt
         compiled = Some(c);
     }
     let name = dir_name;
-    let capped = cx.profile.has(Fact::SkillDescriptionCap);
-    let budget_risk = (capped && !disable_model && desc_chars > DESCRIPTION_LIMIT_CHARS).then(|| {
-        Diagnostic::new(
-            DiagnosticCode::SkillBudgetRisk,
-            format!(
-                "The description of skill `{name}` is {desc_chars} characters; Claude Code caps each at \
-                 {DESCRIPTION_LIMIT_CHARS} by default, so its end is cut. Shorten it."
-            ),
-        )
-        .at(source.clone())
-    });
+    let cap = description_cap(&cx.profile);
+    let budget_risk = cap
+        .filter(|&c| !disable_model && desc_chars > c)
+        .map(|c| {
+            Diagnostic::new(
+                DiagnosticCode::SkillBudgetRisk,
+                format!(
+                    "The description of skill `{name}` is {desc_chars} characters; Claude Code caps each at \
+                     {c} by default, so its end is cut. Shorten it."
+                ),
+            )
+            .at(source.clone())
+        });
     Some(SkillRead {
         source,
         label,

@@ -216,11 +216,18 @@ fn a_listing_over_the_window_budget_cuts_every_description_to_one_share() {
         assert_eq!(a.shown_description_chars, Some(620), "{}", s.name);
         let shown = a.shown_description.as_deref().unwrap();
         assert!(shown.ends_with('…') && shown.chars().count() == 621);
-        assert_eq!(a.budget_cause, Some(playbookdiff_model::BudgetCause::WithBundled));
+        assert_eq!(
+            a.budget_cause,
+            Some(playbookdiff_model::BudgetCause::WithBundled)
+        );
     }
     let d = diags(&cfg, D::SkillListingShortened);
     assert_eq!(d.len(), 1);
-    assert!(d[0].message.contains("621 for each description"), "{}", d[0].message);
+    assert!(
+        d[0].message.contains("621 for each description"),
+        "{}",
+        d[0].message
+    );
     assert!(diags(&cfg, D::SkillBudgetRisk).is_empty());
     let cfg = compile("skill_listing_budget", at_root());
     assert!(cfg
