@@ -2925,8 +2925,8 @@ fn shown_text(t: &str) -> String {
 }
 
 /// What tells a bisected behaviour apart, in words: the case and aspect
-/// (or the agent's code) and the text present or absent from the first
-/// release on.
+/// (or the agent's code) and the text present or absent (or present so
+/// many times) from the first release on.
 fn bisect_observation(b: &Value) -> String {
     let quoted = |k: &str| -> Vec<String> {
         b[k].as_array()
@@ -2965,6 +2965,11 @@ fn bisect_observation(b: &Value) -> String {
     }
     if !ordered.is_empty() {
         what.push(format!("holds {} in this order", ordered.join(", ")));
+    }
+    // `atLeast`: a count of a listing (descriptions dropped or whole).
+    for (text, n) in b["atLeast"].as_object().into_iter().flatten() {
+        let text = shown_text(text).replace('|', "\\|").replace('`', "'");
+        what.push(format!("holds `{text}` at least {n} times"));
     }
     if what.is_empty() {
         what.push("equals the newer profiled release's".to_string());
