@@ -201,9 +201,9 @@ fn a_description_over_the_per_skill_cap_is_a_budget_risk() {
 
 /// A listing over 2.1.122's budget (`Q96`): 8,000 columns (1% of
 /// 200,000 tokens at four characters each), less 2,316 for the bundled
-/// skills listed whole first, less the six names (23 columns), the three
+/// skills listed whole first, less the six names (22 columns), the three
 /// built-in commands' names (25), four columns each and eight line ends
-/// leave 5,592 for nine descriptions: 621 each, so every 1,500-character
+/// leave 5,593 for nine descriptions: 621 each, so every 1,500-character
 /// description is cut to 620 characters and `…`, none dropped; 2.1.332's
 /// budget of 30,000 columns holds the six descriptions whole.
 #[test]
@@ -216,9 +216,10 @@ fn a_listing_over_the_window_budget_cuts_every_description_to_one_share() {
         assert_eq!(a.shown_description_chars, Some(620), "{}", s.name);
         let shown = a.shown_description.as_deref().unwrap();
         assert!(shown.ends_with('…') && shown.chars().count() == 621);
+        // The six alone pass 8,000 columns: each would be cut to 1,324.
         assert_eq!(
             a.budget_cause,
-            Some(playbookdiff_model::BudgetCause::WithBundled)
+            Some(playbookdiff_model::BudgetCause::Certain)
         );
     }
     let d = diags(&cfg, D::SkillListingShortened);
@@ -274,9 +275,11 @@ fn the_aggregate_budget_diagnostic_stays_short_with_thousands_of_skills() {
         .filter(|s| s.advertisement.shown_description.as_deref() == Some(""))
         .count();
     // Each name takes 13 columns and a line end, each description 47 to
-    // 49 more: 30,000 columns less 6,209 for the bundled skills and
-    // 14,000 for the names leave 9,790, which the first 202 fill.
-    assert_eq!(dropped, 798);
+    // 49 more: 30,000 columns less 6,050 for the bundled skills, 25 for
+    // the names of the two built-in commands that follow the repository's
+    // skills, and 14,000 for the names leave 9,925 (and the last line
+    // end), which the first 204 fill.
+    assert_eq!(dropped, 796);
     let d = diags(&cfg, D::SkillListingShortened);
     assert_eq!(d.len(), 1);
     assert!(
