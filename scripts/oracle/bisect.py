@@ -14,6 +14,7 @@ Usage:
     scripts/oracle/bisect.py --agent gemini --recheck
     scripts/oracle/bisect.py --compare-methods 0.142.3
     scripts/oracle/bisect.py --agent copilot --changelog-dates changelog.md 2026-12-05
+    scripts/oracle/bisect.py --agent claude-code --changes _bundled startup.skillsListed 2.1.32 2.1.196
 
 A behaviour is declared in `oracle/bisect/behaviours.toml`: the agent, the
 two profiled releases it lies between (`from`, which does not show it, and
@@ -27,9 +28,10 @@ a release is seen to show it:
   observation tells the two releases apart, and the dotted path of the
   part that differs (`startup.instructions`, `trusted.skills`); a release
   shows the behaviour when that part, as JSON text, holds every `present`
-  string and no `absent` one, and the `ordered` strings one after the
-  other (an order of a listing; with none of the three, when it equals
-  the part recorded for `to`);
+  string and no `absent` one, the `ordered` strings one after the
+  other (an order of a listing), and each key of `at_least` at least as
+  many times as its value (a count of a listing: descriptions dropped);
+  with none of the four, when it equals the part recorded for `to`;
 - or `probe = "code"`: the installed package's files hold every `present`
   string and no `absent` one (for a fact read from the agent's code, such
   as its list of hook events).
@@ -87,6 +89,14 @@ recorder's `codex_method`), their observations kept apart in the cache
 release through `codex exec` and compares each with the committed
 `codex debug prompt-input` observation (`codex.methods.json`); with
 `--case ID`, only that case, added to the release's row.
+
+`--changes CASE ASPECT FROM TO` finds every release from FROM to TO at
+which a part of one case's observation changes, not one behaviour: it
+observes every `--every`-th release (4), then halves each two neighbours
+that differ until they are adjacent (`<agent>.changes.json`). With the
+case `_bundled` (an empty repository) it measures what a release lists of
+its own, release by release (Claude Code's bundled skills, which take
+their room in the skill listing's budget).
 
 `--unexplained` lists, for the agent's two profiled releases, each case
 and aspect whose recorded observations differ and that no behaviour
@@ -182,6 +192,11 @@ def as_text(value):
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
+# The pseudo-case of an empty repository: what the agent lists of its own
+# (`_bundled.json`), observed like a case.
+BUNDLED = "_bundled"
+
+
 # The releases this run installed that no profile names: removed at its
 # end (their observations stay in the cache), to spare the disk.
 INSTALLED = set()
@@ -260,7 +275,7 @@ class Oracle:
         path = self.cached(version, case)
         if not path.exists():
             self.exe(version)
-            if case not in self.cases:
+            if case not in self.cases and case != BUNDLED:
                 sys.exit(f"no case {case} in {record.MANIFEST}")
             cmd = ["nice", "-n", "10", "unshare", "-n", sys.executable, str(Path(__file__).resolve()),
                    "--inside", self.agent, version, case]
@@ -311,9 +326,10 @@ def shows(oracle, b, version):
         return ok, {"codeHolds": found}
     seen = part(oracle.observe(version, b["case"]), b["aspect"])
     text = as_text(seen)
-    if present or absent or ordered:
+    at_least = b.get("at_least", {})
+    if present or absent or ordered or at_least:
         ok = all(s in text for s in present) and not any(s in text for s in absent) \
-            and in_order(text, ordered)
+            and in_order(text, ordered) and all(text.count(s) >= n for s, n in at_least.items())
     else:
         ok = text == as_text(part(oracle.recorded(b["to"], b["case"]), b["aspect"]))
     return ok, seen
@@ -435,6 +451,7 @@ def search(b):
         "witness": b.get("case", "code"),
         "aspect": b.get("aspect"), "present": b.get("present", []), "absent": b.get("absent", []),
         **({"ordered": b["ordered"]} if "ordered" in b else {}),
+        **({"atLeast": b["at_least"]} if "at_least" in b else {}),
         "firstRelease": releases[hi], "lastWithout": releases[lo],
         "releasesBetween": len(releases) - 2,
         "installs": oracle.installs, "installBound": math.ceil(math.log2(max(len(releases) - 2, 1))) + 2,
@@ -639,6 +656,67 @@ def within_window(agent, version):
     return start is not None and version_key(version) >= version_key(start)
 
 
+def change_points(agent, case, aspect, start, end, every):
+    """Every release from `start` to `end` at which the part `aspect` of
+    the observation of `case` (`_bundled`: an empty repository) changes:
+    the releases observed first are every `every`-th of the window and its
+    last; each two neighbours whose parts differ are halved until they are
+    adjacent, so a change costs about log2(every) installs more. A change
+    between two differing neighbours that a release in the middle hides
+    (a part that comes and goes back) is found only when that release
+    differs from both. Writes `oracle/bisect/<agent>.changes.json`, merged
+    by (case, aspect): each change's first release, the release before,
+    and the part at both; the releases observed and the counts."""
+    oracle = Oracle(agent)
+    started = time.monotonic()
+    releases = window(agent, start, end)
+    picks = list(range(0, len(releases), every))
+    if picks[-1] != len(releases) - 1:
+        picks.append(len(releases) - 1)
+    seen, unrunnable = {}, []
+
+    def at(i):
+        v = releases[i]
+        if v not in seen:
+            if not oracle.runnable(v, case):
+                unrunnable.append(v)
+                seen[v] = None
+            else:
+                seen[v] = part(oracle.observe(v, case), aspect)
+                log(f"{case} {v}: {len(as_text(seen[v]))} characters")
+            remove_installs()
+        return seen[v]
+
+    changes = []
+
+    def halve(i, j):
+        if as_text(at(i)) == as_text(at(j)):
+            return
+        if j - i == 1:
+            changes.append({"release": releases[j], "lastWithout": releases[i],
+                            "before": at(i), "observation": at(j)})
+            return
+        mid = (i + j) // 2
+        if at(mid) is None:
+            return halve(i, mid - 1) if mid - 1 > i else halve(mid + 1, j)
+        halve(i, mid)
+        halve(mid, j)
+
+    picks = [i for i in picks if at(i) is not None]
+    for i, j in zip(picks, picks[1:]):
+        halve(i, j)
+    run = {"case": case, "aspect": aspect, "window": [start, end], "every": every,
+           "observed": sorted(seen, key=version_key), "unrunnable": unrunnable,
+           "installs": oracle.installs, "runs": oracle.runs,
+           "seconds": round(time.monotonic() - started),
+           "changes": sorted(changes, key=lambda c: version_key(c["release"]))}
+    path = RESULTS / f"{agent}.changes.json"
+    doc = json.loads(path.read_text()) if path.exists() else {"agent": agent, "searches": []}
+    doc["searches"] = [r for r in doc["searches"] if (r["case"], r["aspect"]) != (case, aspect)] + [run]
+    record.write_json(path, doc)
+    remove_installs()
+
+
 def changelog_dates(agent, changelog, as_of):
     """Writes `oracle/bisect/<agent>.dates.json`: the release date of each
     published release as the agent's own changelog gives it (`## VERSION
@@ -765,6 +843,9 @@ def inside(agent, version, case_id):
     """In the namespace: one observation, printed as JSON."""
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True, timeout=30)
     exe = record.executable(agent, version)
+    if case_id == BUNDLED:
+        print(json.dumps(record.bundled_baseline(agent, version, exe), ensure_ascii=False))
+        return
     case = next(c for c in record.load_cases() if c["id"] == case_id)
     base = None
     if agent not in ("opencode", "copilot"):
@@ -801,6 +882,11 @@ def main():
     p.add_argument("--case", action="append",
                    help="with --compare-methods: compare only this case, new since the "
                         "release was compared, and add it to its row (repeatable)")
+    p.add_argument("--changes", nargs=4, metavar=("CASE", "ASPECT", "FROM", "TO"),
+                   help="with --agent: every release from FROM to TO at which the part ASPECT of "
+                        "CASE's observation changes (CASE `_bundled`: an empty repository)")
+    p.add_argument("--every", type=int, default=4, metavar="K",
+                   help="with --changes: observe every K-th release first (default 4)")
     p.add_argument("--inside", nargs=3, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.inside:
@@ -808,6 +894,9 @@ def main():
         return
     if args.changelog_dates:
         changelog_dates(args.agent, *args.changelog_dates)
+        return
+    if args.changes:
+        change_points(args.agent, *args.changes, args.every)
         return
     if args.compare_methods:
         compare_methods(args.compare_methods, args.case)

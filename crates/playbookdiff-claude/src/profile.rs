@@ -130,17 +130,35 @@ pub enum Fact {
     /// `claude.c30_listing_char_budget`: 2.0.76 lists eleven of its
     /// fourteen skills, 2.0.77 to 2.1.18 twelve, 2.1.19 all fourteen).
     SkillListingShortensDescriptions,
-    /// The listing's budget is a share of the context window's characters
-    /// (2.1.32: 2% at four characters a token, 16,000 for 200,000 tokens;
-    /// 2.1.122: `skillListingBudgetFraction`, 1%), the bundled skills'
-    /// entries listed whole first in 2.1.122; the other descriptions are
-    /// cut to one equal share of the rest (2.1.122's `Q96` counts terminal
-    /// columns). The adapter
-    /// does not compute this share (the bundled skills change from release
-    /// to release): a listing over the budget is at risk (`budget-risk`).
-    /// Before, the budget is 15,000 UTF-16 code units
+    /// The listing's budget is 2% of the context window's characters
+    /// (four a token: 16,000 for the default model's 200,000 tokens)
+    /// instead of 15,000, in UTF-16 code units, shared equally by every
+    /// entry, the release's own bundled skills' too; every longer
+    /// description is cut to one share (computed by the adapter,
+    /// `crate::listing`). Before, the budget is 15,000 UTF-16 code units
     /// ([`Fact::SkillListingShortensDescriptions`]).
     SkillListingBudgetFromContextWindow,
+    /// The bundled skills' entries are listed whole first, and the rest
+    /// of the budget is shared equally by the repository's skills and the
+    /// release's built-in prompt commands (`init`, `review`,
+    /// `security-review`; 2.1.122's `Q96`, computed by the adapter,
+    /// `crate::listing`). Before, the bundled skills share the budget with
+    /// the others.
+    SkillListingBundledFirst,
+    /// The listing's budget is 1% of the window's characters
+    /// (`skillListingBudgetFraction`'s default). Before, 2%.
+    SkillListingOnePercent,
+    /// The listing's budget and shares are counted in terminal columns
+    /// (2.1.122's `O8`): a CJK character counts two. Before, in UTF-16
+    /// code units.
+    SkillListingInColumns,
+    /// The default model's context window is 1,000,000 tokens. Before,
+    /// 200,000 (the listing budget of 2.1.122 is 8,000 characters, 1% of
+    /// it at four characters a token).
+    DefaultWindowMillionTokens,
+    /// The listing's budget counts three characters a token of the
+    /// default model. Before, four (2.1.122's `igK`, 2.1.129's `g_6`).
+    SkillListingThreeCharsPerToken,
     /// Over its budget the listing keeps each description whole (up to the
     /// cap, [`Fact::SkillDescriptionCap`]) or drops it, the name staying
     /// listed: the skills most used first, then in listing order, each
@@ -155,6 +173,11 @@ pub enum Fact {
     /// first 1,535 and `…`. Before, no description is capped (the
     /// installed package lacks the setting's name).
     SkillDescriptionCap,
+    /// Each description of the skill listing is capped at 250 characters
+    /// (`MAX_LISTING_DESC_CHARS`, 2.1.97 `cli.js`), until
+    /// [`Fact::SkillDescriptionCap`] raises it to 1,536. Before, no
+    /// description is capped.
+    SkillDescriptionShortCap,
     /// A memory file's text is sent trimmed at both ends. Before, it keeps
     /// its trailing line end (`Root\n` for a `CLAUDE.md` that is `Root` and
     /// a line end; case `claude.c12_rule_imports`). The same release as
@@ -205,8 +228,14 @@ impl Fact {
             Fact::NestedSkipsStartupFiles => "NestedSkipsStartupFiles",
             Fact::SkillListingShortensDescriptions => "SkillListingShortensDescriptions",
             Fact::SkillListingBudgetFromContextWindow => "SkillListingBudgetFromContextWindow",
+            Fact::SkillListingBundledFirst => "SkillListingBundledFirst",
+            Fact::SkillListingOnePercent => "SkillListingOnePercent",
+            Fact::SkillListingInColumns => "SkillListingInColumns",
+            Fact::DefaultWindowMillionTokens => "DefaultWindowMillionTokens",
+            Fact::SkillListingThreeCharsPerToken => "SkillListingThreeCharsPerToken",
             Fact::SkillListingDropsDescriptionsByUse => "SkillListingDropsDescriptionsByUse",
             Fact::SkillDescriptionCap => "SkillDescriptionCap",
+            Fact::SkillDescriptionShortCap => "SkillDescriptionShortCap",
             Fact::MemoryTextTrimmed => "MemoryTextTrimmed",
             Fact::RulesInListingOrder => "RulesInListingOrder",
             Fact::SkillsInListingOrder => "SkillsInListingOrder",
@@ -413,8 +442,43 @@ const TABLE: &[Row] = &[
         fact: Fact::SkillListingBudgetFromContextWindow,
         since: "2.1.32",
         until: None,
-        summary: "The skill listing's budget is a share of the context window instead of 15,000 characters; every description is cut to one equal share of it.",
-        evidence: "bisected (case `claude.c30_listing_char_budget`, fourteen skills of 1,200-character descriptions): 2.1.31 cuts each description to 1,060 characters, one share of 15,000, 2.1.32 to 1,131, one share of 16,000 (2% of a window of 200,000 tokens at four characters each); 2.1.122's `h5$` takes 1% (`skillListingBudgetFraction`) and lists the bundled skills whole first",
+        summary: "The skill listing's budget is 2% of the context window's characters instead of 15,000; every description is cut to one equal share of it.",
+        evidence: "bisected (case `claude.c30_listing_char_budget`, fourteen skills of 1,200-character descriptions): 2.1.31 cuts each description to 1,060 characters, one share of 15,000, 2.1.32 to 1,131, one share of 16,000 (2% of a window of 200,000 tokens at four characters each; case `claude.c31_listing_shortened`: 392 code units for forty skills)",
+    },
+    Row {
+        fact: Fact::SkillListingBundledFirst,
+        since: "2.1.63",
+        until: None,
+        summary: "The skill listing lists the bundled skills whole first; the other descriptions share the rest of its budget.",
+        evidence: "bisected (case `claude.c31_listing_shortened`, forty skills): 2.1.50 cuts every description to 381 UTF-16 code units, one share of 16,000 among its forty skills and its bundled `claude-developer-platform`, 2.1.63 to 389, 16,000 less its bundled `simplify` (95 columns) shared by forty; 2.1.51 to 2.1.59 list no skill in their first request and 2.1.61 and 2.1.62 no bundled skill (392), so 2.1.63 is the first release that can show it; 2.1.122's `Q96` and 2.1.197's `Yio` set apart the entries `source === \"bundled\"`",
+    },
+    Row {
+        fact: Fact::SkillListingOnePercent,
+        since: "2.1.86",
+        until: None,
+        summary: "The skill listing's budget is 1% of the context window's characters instead of 2%.",
+        evidence: "bisected (case `claude.c31_listing_shortened`): 2.1.85 cuts every description to 356 UTF-16 code units (16,000 less its bundled skills' 1,412 columns, shared by forty), 2.1.86 to 169 (8,000 less 885); 2.1.122's `h5$` takes `skillListingBudgetFraction`, 0.01 by default",
+    },
+    Row {
+        fact: Fact::SkillListingInColumns,
+        since: "2.1.88",
+        until: None,
+        summary: "The skill listing's budget is counted in terminal columns instead of UTF-16 code units: a CJK character counts two.",
+        evidence: "bisected (case `claude.c31_listing_shortened`): 2.1.87 cuts its CJK description to 168 UTF-16 code units and `…`, as the others, 2.1.88 to 84 characters (168 columns); 2.1.122's `Q96` measures entries with `O8` and cuts with `X7`",
+    },
+    Row {
+        fact: Fact::DefaultWindowMillionTokens,
+        since: "2.1.129",
+        until: None,
+        summary: "The default model's context window, which sizes the skill listing's budget, is 1,000,000 tokens instead of 200,000.",
+        evidence: "bisected (case `claude.c31_listing_shortened`): 2.1.128 cuts every description to 123 columns, one share of 8,000 (1% of 200,000 tokens at four characters each) after its bundled skills, 2.1.129 keeps 35 of the forty descriptions whole under 40,000 (1% of 1,000,000 tokens at four; 200,000 tokens would keep 8); the same adjacent releases as `SkillListingDropsDescriptionsByUse`",
+    },
+    Row {
+        fact: Fact::SkillListingThreeCharsPerToken,
+        since: "2.1.139",
+        until: None,
+        summary: "The skill listing's budget counts three characters a token of the default model instead of four.",
+        evidence: "bisected (case `claude.c31_listing_shortened`): 2.1.138 keeps 35 of the forty descriptions (40,000 columns, 1% of 1,000,000 tokens at four characters each), 2.1.139 24 (30,000, at three); 2.1.197's `GE` gives 3 for any model outside its list of older ones, 2.1.129's `g_6` 4 for every model",
     },
     Row {
         fact: Fact::SkillListingDropsDescriptionsByUse,
@@ -429,6 +493,13 @@ const TABLE: &[Row] = &[
         until: None,
         summary: "Each description of the skill listing is capped at 1,536 characters.",
         evidence: "bisected on the agent's code: 2.1.104 lacks `skillListingMaxDescChars`, 2.1.105 has it",
+    },
+    Row {
+        fact: Fact::SkillDescriptionShortCap,
+        since: "2.1.86",
+        until: None,
+        summary: "Each description of the skill listing is capped at 250 characters (1,536 from 2.1.105).",
+        evidence: "bisected (case `claude.c30_listing_char_budget`, fourteen skills of 1,200-character descriptions): 2.1.85 cuts each to 1,030 characters, one share of 16,000 after its bundled skills, 2.1.86 to 250 (its share of 8,000 would be 497); 2.1.97 `cli.js` caps each description at `MAX_LISTING_DESC_CHARS` (250), in the entry whose length the budget sums too",
     },
     Row {
         fact: Fact::MemoryTextTrimmed,
@@ -513,8 +584,14 @@ mod tests {
             Fact::NestedSkipsStartupFiles,
             Fact::SkillListingShortensDescriptions,
             Fact::SkillListingBudgetFromContextWindow,
+            Fact::SkillListingBundledFirst,
+            Fact::SkillListingOnePercent,
+            Fact::SkillListingInColumns,
+            Fact::DefaultWindowMillionTokens,
+            Fact::SkillListingThreeCharsPerToken,
             Fact::SkillListingDropsDescriptionsByUse,
             Fact::SkillDescriptionCap,
+            Fact::SkillDescriptionShortCap,
             Fact::MemoryTextTrimmed,
             Fact::RulesInListingOrder,
             Fact::SkillsInListingOrder,
@@ -558,6 +635,18 @@ mod tests {
         assert_eq!(fit("2.1.31"), Fit::EqualShare);
         assert_eq!(fit("2.1.32"), Fit::WindowShare);
         assert_eq!(fit("2.1.128"), Fit::WindowShare);
+        // Within the window's share: bundled skills first, 1%, columns.
+        for (fact, last_without, first) in [
+            (Fact::SkillListingBundledFirst, "2.1.62", "2.1.63"),
+            (Fact::SkillListingOnePercent, "2.1.85", "2.1.86"),
+            (Fact::SkillDescriptionShortCap, "2.1.85", "2.1.86"),
+            (Fact::SkillListingInColumns, "2.1.87", "2.1.88"),
+            (Fact::DefaultWindowMillionTokens, "2.1.128", "2.1.129"),
+            (Fact::SkillListingThreeCharsPerToken, "2.1.138", "2.1.139"),
+        ] {
+            assert!(!Profile::for_version(last_without).has(fact), "{fact:?}");
+            assert!(Profile::for_version(first).has(fact), "{fact:?}");
+        }
         assert_eq!(fit("2.1.129"), Fit::ByUse);
         assert_eq!(fit("2.1.332"), Fit::ByUse);
     }

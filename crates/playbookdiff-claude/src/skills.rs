@@ -24,8 +24,25 @@ use std::collections::BTreeMap;
 /// Per-skill cap on `description` + `when_to_use`, in characters
 /// (`skillListingMaxDescChars`, harness facts A7).
 pub(crate) const DESCRIPTION_LIMIT_CHARS: u64 = 1536;
-/// Characters assumed for the listing when the context window is unknown.
-pub(crate) const BUDGET_FALLBACK_CHARS: u64 = 8000;
+
+/// The per-skill cap from [`Fact::SkillDescriptionShortCap`] to
+/// [`Fact::SkillDescriptionCap`], in characters
+/// (`MAX_LISTING_DESC_CHARS`, 2.1.97 `cli.js`).
+const SHORT_DESCRIPTION_LIMIT_CHARS: u64 = 250;
+
+/// The cap on each listed description of `profile`'s release, in UTF-16
+/// code units (a longer one is cut to one less and `…`): 1,536 from
+/// [`Fact::SkillDescriptionCap`], 250 from
+/// [`Fact::SkillDescriptionShortCap`], none before.
+pub(crate) fn description_cap(profile: &crate::profile::Profile) -> Option<u64> {
+    if profile.has(Fact::SkillDescriptionCap) {
+        Some(DESCRIPTION_LIMIT_CHARS)
+    } else if profile.has(Fact::SkillDescriptionShortCap) {
+        Some(SHORT_DESCRIPTION_LIMIT_CHARS)
+    } else {
+        None
+    }
+}
 /// The whole listing's budget before [`Fact::SkillListingShortensDescriptions`],
 /// in UTF-16 code units (JavaScript's `length`): `SLASH_COMMAND_TOOL_CHAR_BUDGET`
 /// when unset (2.0.76 and 2.0.77 `cli.js`).
@@ -420,9 +437,7 @@ fn advertisement(
     desc_chars: u64,
 ) -> Advertisement {
     Advertisement {
-        description_limit_chars: profile
-            .has(Fact::SkillDescriptionCap)
-            .then_some(DESCRIPTION_LIMIT_CHARS),
+        description_limit_chars: description_cap(profile),
         aggregate_budget: crate::listing::aggregate_budget(profile, window),
         ..Advertisement::new(state, desc_chars)
     }
@@ -583,17 +598,19 @@ fn read_skill(cx: &mut Compiler<'_, '_>, path: &RepoPath, dir_name: &str) -> Opt
         compiled = Some(c);
     }
     let name = dir_name;
-    let capped = cx.profile.has(Fact::SkillDescriptionCap);
-    let budget_risk = (capped && !disable_model && desc_chars > DESCRIPTION_LIMIT_CHARS).then(|| {
-        Diagnostic::new(
-            DiagnosticCode::SkillBudgetRisk,
-            format!(
-                "The description of skill `{name}` is {desc_chars} characters; Claude Code caps each at \
-                 {DESCRIPTION_LIMIT_CHARS} by default, so its end is cut. Shorten it."
-            ),
-        )
-        .at(source.clone())
-    });
+    let cap = description_cap(&cx.profile);
+    let budget_risk = cap
+        .filter(|&c| !disable_model && desc_chars > c)
+        .map(|c| {
+            Diagnostic::new(
+                DiagnosticCode::SkillBudgetRisk,
+                format!(
+                    "The description of skill `{name}` is {desc_chars} characters; Claude Code caps each at \
+                     {c} by default, so its end is cut. Shorten it."
+                ),
+            )
+            .at(source.clone())
+        });
     Some(SkillRead {
         source,
         label,
@@ -954,8 +971,9 @@ fn shadow_below_machine_skill(cx: &mut Compiler<'_, '_>, idx: &[usize]) {
 /// ([`crate::listing::Fit`]): skills left out whole before
 /// [`Fact::SkillListingShortensDescriptions`] ([`listing_char_budget`]),
 /// descriptions cut to one equal share in 2.1.19
-/// ([`crate::listing::equal_share`]), at risk from
-/// [`Fact::SkillListingBudgetFromContextWindow`] ([`window_share_risk`]),
+/// ([`crate::listing::equal_share`]), from
+/// [`Fact::SkillListingBudgetFromContextWindow`] to one share of the
+/// window's budget ([`crate::listing::window_share`]),
 /// kept whole or dropped from [`Fact::SkillListingDropsDescriptionsByUse`]
 /// ([`crate::listing::by_use`]). In local mode the installed plugins'
 /// skills count, as listed (`plugin:name`), as Claude Code lists them
@@ -967,46 +985,8 @@ pub(crate) fn budget(cx: &mut Compiler<'_, '_>) {
     match Fit::of(&cx.profile) {
         Fit::LeavesOut => listing_char_budget(cx),
         Fit::EqualShare => crate::listing::equal_share(cx),
-        Fit::WindowShare => window_share_risk(cx),
+        Fit::WindowShare => crate::listing::window_share(cx),
         Fit::ByUse => crate::listing::by_use(cx),
-    }
-}
-
-/// The listing budget of [`Fact::SkillListingBudgetFromContextWindow`]
-/// before [`Fact::SkillListingDropsDescriptionsByUse`]: 1% of the context
-/// window, 8,000 characters when unknown, the bundled skills' entries
-/// first, every other description cut to an equal share in columns
-/// (2.1.122's `Q96`). Not computed (the bundled skills of those releases
-/// are not measured): marks the skills listed at startup `budget-risk`
-/// when their listing (name, description up to the release's cap,
-/// [`DESCRIPTION_LIMIT_CHARS`], and 4 characters each) passes
-/// [`BUDGET_FALLBACK_CHARS`].
-fn window_share_risk(cx: &mut Compiler<'_, '_>) {
-    let listed = listed_at_startup(cx);
-    let total: u64 = listed
-        .iter()
-        .map(|&i| {
-            let s = &cx.out.skills[i];
-            s.name.chars().count() as u64
-                + s.advertisement
-                    .description_chars
-                    .min(s.advertisement.description_limit_chars.unwrap_or(u64::MAX))
-                + 4
-        })
-        .sum();
-    if total > BUDGET_FALLBACK_CHARS {
-        for &i in &listed {
-            cx.out.skills[i].advertisement.state = AdvertisementState::BudgetRisk;
-        }
-        cx.diag(Diagnostic::new(
-            DiagnosticCode::SkillBudgetRisk,
-            format!(
-                "The skills listed at startup ({}) need about {total} characters; Claude Code's listing budget is 1% of \
-                 the context window ({BUDGET_FALLBACK_CHARS} characters when unknown), with this release's bundled \
-                 skills listed first, so every description may be cut to one share of what is left.",
-                playbookdiff_model::remedy::count(listed.len(), "skill", "skills")
-            ),
-        ));
     }
 }
 

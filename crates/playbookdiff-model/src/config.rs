@@ -536,8 +536,8 @@ pub struct AggregateBudget {
     pub fallback_chars: u64,
     /// The whole listing's budget this analysis computed from the context
     /// window in force, in the harness's own count (Claude Code: UTF-16
-    /// code units in 2.1.19, terminal columns from 2.1.129 on); absent
-    /// when the adapter does not compute the listing.
+    /// code units from 2.1.19 to 2.1.87, terminal columns from 2.1.88
+    /// on); absent when the adapter does not compute the listing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computed_chars: Option<u64>,
 }

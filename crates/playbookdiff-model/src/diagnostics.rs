@@ -523,10 +523,9 @@ declare_codes! {
     SkillNameCollision = "skill-name-collision", Info, Behaviour, any, "0.1.0", "two skills share a name";
     /// The skill listing may exceed the documented budget, so descriptions
     /// may be shortened or dropped, by how much the adapter does not
-    /// compute (Claude Code 2.1.32 to 2.1.128, whose share depends on the
-    /// release's bundled skills); or a description passes the cap per
-    /// description. Claude Code 2.1.19 to 2.1.31 and from 2.1.129 on:
-    /// `skill-listing-shortened` gives the text instead.
+    /// compute; or a description passes the cap per description. Claude
+    /// Code from 2.1.19 on: `skill-listing-shortened` gives the text a
+    /// listing over its budget shows instead.
     SkillBudgetRisk = "skill-budget-risk", Warning, RepositoryProblem, any, "0.1.0", "skill descriptions may exceed the listing budget";
     /// Claude Code before 2.1.19, whose listing budget shortens
     /// descriptions instead: the skill listing keeps skills while their entries fit in

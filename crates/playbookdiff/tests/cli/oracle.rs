@@ -556,7 +556,7 @@ fn claude_disagreements(
         .filter(|s| told(s) && both.contains(&s.name))
         .map(|s| {
             // The text the listing budget leaves, as the adapter computes
-            // it (2.1.19 to 2.1.31, and from 2.1.129 on).
+            // it (from 2.1.19 on).
             if let Some(shown) = &s.advertisement.shown_description {
                 return format!("{}: {shown}", s.name);
             }
@@ -584,11 +584,9 @@ fn claude_disagreements(
         .map(|s| s.name.as_str())
         .collect();
     // A skill at the budget's risk (`budget-risk`: the listing may shorten
-    // its description, by how much the context window decides): the
+    // its description by an amount the adapter does not compute): the
     // agent's description, cut and ended with `…`, agrees when it begins
-    // the adapter's (2.1.32 to 2.1.128 cut case
-    // `claude.c30_listing_char_budget`'s descriptions to a share the
-    // adapter does not compute).
+    // the adapter's.
     let at_risk: BTreeSet<&str> = cfg
         .skills
         .iter()
@@ -2989,8 +2987,8 @@ fn shown_text(t: &str) -> String {
 }
 
 /// What tells a bisected behaviour apart, in words: the case and aspect
-/// (or the agent's code) and the text present or absent from the first
-/// release on.
+/// (or the agent's code) and the text present or absent (or present so
+/// many times) from the first release on.
 fn bisect_observation(b: &Value) -> String {
     let quoted = |k: &str| -> Vec<String> {
         b[k].as_array()
@@ -3030,6 +3028,11 @@ fn bisect_observation(b: &Value) -> String {
     }
     if !ordered.is_empty() {
         what.push(format!("holds {} in this order", ordered.join(", ")));
+    }
+    // `atLeast`: a count of a listing (descriptions dropped or whole).
+    for (text, n) in b["atLeast"].as_object().into_iter().flatten() {
+        let text = shown_text(text).replace('|', "\\|").replace('`', "'");
+        what.push(format!("holds `{text}` at least {n} times"));
     }
     if what.is_empty() {
         what.push("equals the newer profiled release's".to_string());

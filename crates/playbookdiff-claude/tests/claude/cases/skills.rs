@@ -199,25 +199,37 @@ fn a_description_over_the_per_skill_cap_is_a_budget_risk() {
     );
 }
 
-/// A listing over the budget of a release whose share the adapter does
-/// not compute (2.1.32 to 2.1.128: an equal share after the bundled
-/// skills) puts every listed skill at risk and drops none; 2.1.332's
+/// A listing over 2.1.122's budget (`Q96`): 8,000 columns (1% of
+/// 200,000 tokens at four characters each), less 2,316 for the bundled
+/// skills listed whole first, less the six names (22 columns), the three
+/// built-in commands' names (25), four columns each and eight line ends
+/// leave 5,593 for nine descriptions: 621 each, so every 1,500-character
+/// description is cut to 620 characters and `…`, none dropped; 2.1.332's
 /// budget of 30,000 columns holds the six descriptions whole.
 #[test]
-fn a_listing_over_the_aggregate_budget_puts_every_listed_skill_at_risk_without_dropping_any() {
+fn a_listing_over_the_window_budget_cuts_every_description_to_one_share() {
     let cfg = compile("skill_listing_budget", at_root().version("2.1.122"));
     assert_eq!(cfg.skills.len(), 6);
-    assert!(cfg
-        .skills
-        .iter()
-        .all(|s| s.advertisement.state == Ad::BudgetRisk));
-    assert!(cfg
-        .skills
-        .iter()
-        .all(|s| s.description.as_ref().is_some_and(|d| d.len() == 1500)));
-    let d = diags(&cfg, D::SkillBudgetRisk);
+    for s in &cfg.skills {
+        let a = &s.advertisement;
+        assert_eq!(a.state, Ad::Shortened, "{}", s.name);
+        assert_eq!(a.shown_description_chars, Some(620), "{}", s.name);
+        let shown = a.shown_description.as_deref().unwrap();
+        assert!(shown.ends_with('…') && shown.chars().count() == 621);
+        // The six alone pass 8,000 columns: each would be cut to 1,324.
+        assert_eq!(
+            a.budget_cause,
+            Some(playbookdiff_model::BudgetCause::Certain)
+        );
+    }
+    let d = diags(&cfg, D::SkillListingShortened);
     assert_eq!(d.len(), 1);
-    assert!(d[0].source.is_none());
+    assert!(
+        d[0].message.contains("621 for each description"),
+        "{}",
+        d[0].message
+    );
+    assert!(diags(&cfg, D::SkillBudgetRisk).is_empty());
     let cfg = compile("skill_listing_budget", at_root());
     assert!(cfg
         .skills
@@ -230,9 +242,10 @@ fn a_listing_over_the_aggregate_budget_puts_every_listed_skill_at_risk_without_d
 /// Many skills over the listing budget: Claude Code's one diagnostic
 /// counts the skills instead of naming them all, so it stays one short
 /// message whatever their number (the Codex listing budget once named
-/// all 10,000): at risk with 2.1.122, whose share is not computed; with
-/// 2.1.332 the skills past 30,000 columns are listed by name only, and
-/// each one's advertisement says so.
+/// all 10,000): with 2.1.122 the thousand names and the bundled skills
+/// leave no share of 8,000 columns (below 20: names only); with 2.1.332
+/// the skills past 30,000 columns are listed by name only, and each one's
+/// advertisement says so.
 #[test]
 fn the_aggregate_budget_diagnostic_stays_short_with_thousands_of_skills() {
     const SKILLS: usize = 1_000;
@@ -250,8 +263,8 @@ fn the_aggregate_budget_diagnostic_stays_short_with_thousands_of_skills() {
     assert!(cfg
         .skills
         .iter()
-        .all(|s| s.advertisement.state == Ad::BudgetRisk));
-    let d = diags(&cfg, D::SkillBudgetRisk);
+        .all(|s| s.advertisement.shown_description.as_deref() == Some("")));
+    let d = diags(&cfg, D::SkillListingShortened);
     assert_eq!(d.len(), 1);
     assert!(d[0].message.contains("1000 skills"), "{}", d[0].message);
     assert!(d[0].message.chars().count() < 500, "{}", d[0].message);
@@ -262,9 +275,11 @@ fn the_aggregate_budget_diagnostic_stays_short_with_thousands_of_skills() {
         .filter(|s| s.advertisement.shown_description.as_deref() == Some(""))
         .count();
     // Each name takes 13 columns and a line end, each description 47 to
-    // 49 more: 30,000 columns less 6,211 for the bundled skills and
-    // 14,000 for the names leave 9,790, which the first 202 fill.
-    assert_eq!(dropped, 798);
+    // 49 more: 30,000 columns less 6,050 for the bundled skills, 25 for
+    // the names of the two built-in commands that follow the repository's
+    // skills, and 14,000 for the names leave 9,925 (and the last line
+    // end), which the first 204 fill.
+    assert_eq!(dropped, 796);
     let d = diags(&cfg, D::SkillListingShortened);
     assert_eq!(d.len(), 1);
     assert!(
