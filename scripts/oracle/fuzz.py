@@ -882,14 +882,15 @@ record.run_logged = _run_logged_noting
 _seed_home = record.seed_home
 
 
-def _seed_fuzz_home(case, home, repo):
+def _seed_fuzz_home(case, home, repo, extra=None):
     """record.seed_home, also for a fuzz case's home: an absolute path in
-    the work directory (a committed case's home stays workspace-relative)."""
+    the work directory (a committed case's home stays workspace-relative);
+    `extra` as `seed_home` takes it (placeholders and their values)."""
     src = Path(case.get("home") or ".")
     if src.is_absolute() and src.is_relative_to(WORK):
-        record.copy_home(src, home, repo)
+        record.copy_home(src, home, repo, extra)
     else:
-        _seed_home(case, home, repo)
+        _seed_home(case, home, repo, extra)
 
 
 record.seed_home = _seed_fuzz_home
