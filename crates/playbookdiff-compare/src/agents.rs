@@ -91,7 +91,8 @@ pub(crate) fn compare(
             let cells = sides
                 .iter()
                 .map(|s| match s.rep {
-                    Some(a) => Cell::of(reception(a), note(a), a.load_phase, a.applicability),
+                    Some(a) => Cell::of(reception(a), note(a), a.load_phase, a.applicability)
+                        .from_layer(&a.source),
                     None => Cell::absent(),
                 })
                 .collect();

@@ -50,7 +50,7 @@ impl Side<'_> {
             note.push_str(&format!(" ({} off)", self.hooks.len() - running));
         }
         let first = self.hooks[0];
-        Cell::of(reception, note, LoadPhase::Startup, first.applicability)
+        Cell::of(reception, note, LoadPhase::Startup, first.applicability).from_layer(&first.source)
     }
 }
 
