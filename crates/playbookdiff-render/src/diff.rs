@@ -474,7 +474,7 @@ pub fn diff_text(doc: &DiffDocument, color: crate::Color) -> String {
                         let first = format!("      {mark} ");
                         let room = columns().saturating_sub(crate::layout::width(&first));
                         let text = change_in_view(&text, room);
-                        out.push_str(&fitted(&text, &first, "        "));
+                        out.push_str(&paragraph_line(&text, &first));
                     }
                 }
             }
@@ -562,6 +562,18 @@ fn fitted(text: &str, first: &str, rest: &str) -> String {
         let body = text[word..].trim_start();
         let head = format!("{first}{}", &text[..text.len() - body.len()]);
         wrap_hanging(body, &head, rest, columns())
+    }
+}
+
+/// A line of a paragraph's text after its mark (`first`, `      + `): as
+/// it is when it fits the width, else wrapped under the text, a word
+/// wider than a line (a changed URL, which [`change_in_view`] keeps) cut
+/// into pieces, so no line passes the width.
+fn paragraph_line(text: &str, first: &str) -> String {
+    if crate::layout::width(first) + crate::layout::width(text) <= columns() {
+        format!("{first}{text}\n")
+    } else {
+        crate::layout::wrap_quoted_hanging(text, first, "        ", columns())
     }
 }
 
