@@ -972,8 +972,12 @@ mod tests {
         assert!(shown > 10 && shown < 1500, "{shown}");
         assert!(
             md.contains(&format!(
-                "**{} more changes and findings not shown, see the JSON**",
-                1500 - shown
+                "**{} not shown, see the JSON**",
+                count(
+                    1500 - shown,
+                    "more change or finding",
+                    "more changes and findings"
+                )
             )),
             "{}",
             &md[md.len() - 400..]
