@@ -120,15 +120,22 @@ pub fn link_dangling(path: &RepoPath, effect: &str, format: SourceFormat) -> Dia
 }
 
 /// The symbolic links that loop or dangle which `machine` met while a
-/// harness listed or read the user's and the machine's folders ([`Machine::loops_met`],
-/// [`Machine::dangling_met`]), each a `symlink-loop` or
-/// `symlink-dangling` diagnostic at the link, as the repository walk
-/// gives one, except those already in `diags` (the adapter read the
-/// entry and reported it). The agents skip an entry they cannot follow,
-/// as the analysis does: each adapter's loader stats or reads through
-/// the link, and an error there drops the entry (see each harness's
-/// local-mode test of dangling links). The words name no harness, so
-/// that the harnesses reading the same folder share one problem.
+/// harness listed or read the user's and the machine's folders
+/// ([`Machine::loops_met`], [`Machine::dangling_met`]), each a
+/// `symlink-loop` or `symlink-dangling` diagnostic at the link, as the
+/// repository walk gives one, except those already in `diags` (the
+/// adapter read the entry and reported it). The words name no harness,
+/// so that the harnesses reading the same folder share one problem.
+///
+/// What the agents do with a link to nothing: they skip the entry and
+/// start, as the analysis does (oracle case
+/// `oracle.local_user_layers.home-dangling-links`: a skill folder `gone
+/// -> missing` in each user skills folder and Gemini CLI's extensions,
+/// a rule `gone.md -> missing.md`; Claude Code 2.1.197 and 2.1.332 list
+/// the real `standup` skill beside it and load no rule, Copilot CLI
+/// 1.0.24 and 1.0.102, Gemini CLI 0.34.0 and 0.61.0 and OpenCode 1.18.33
+/// list no `gone`, and each starts). Codex is not recorded on it. Each
+/// harness's local-mode test holds the diagnostic.
 pub fn machine_links(machine: &Machine, diags: &[Diagnostic]) -> Vec<Diagnostic> {
     let reported = |p: &RepoPath| {
         diags.iter().any(|d| {
