@@ -92,7 +92,7 @@ pub(crate) fn compare(
                 .iter()
                 .map(|s| match s.rep {
                     Some(a) => Cell::of(reception(a), note(a), a.load_phase, a.applicability)
-                        .from_layer(&a.source),
+                        .in_layer_of(&a.source),
                     None => Cell::absent(),
                 })
                 .collect();

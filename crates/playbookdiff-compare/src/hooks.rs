@@ -50,7 +50,8 @@ impl Side<'_> {
             note.push_str(&format!(" ({} off)", self.hooks.len() - running));
         }
         let first = self.hooks[0];
-        Cell::of(reception, note, LoadPhase::Startup, first.applicability).from_layer(&first.source)
+        Cell::of(reception, note, LoadPhase::Startup, first.applicability)
+            .in_layer_of(&first.source)
     }
 }
 

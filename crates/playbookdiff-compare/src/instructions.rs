@@ -322,7 +322,7 @@ fn class_row(class: &Class, best: &Best<'_, '_>) -> Row {
                 p.inst.load_phase,
                 p.inst.applicability,
             )
-            .from_layer(&p.inst.source),
+            .in_layer_of(&p.inst.source),
         })
         .collect();
     Row::new(Category::Instruction, class_label(&class.files), cells)
@@ -431,7 +431,7 @@ fn bridge_cells(sides: &[Side<'_>], classes: &[Class], rows: &mut Vec<Row>, firs
                 inst.load_phase,
                 inst.applicability,
             )
-            .from_layer(&inst.source);
+            .in_layer_of(&inst.source);
             let at = classes
                 .iter()
                 .position(|cl| cl.files.contains(&file))

@@ -148,7 +148,7 @@ pub struct Cell {
     /// the machine), `plugin` (a plugin installed there), `local` (a
     /// personal file of the working tree, or this project's entry in a
     /// user file). Absent for the project's items and the built-in ones;
-    /// see [`Cell::from_layer`].
+    /// see [`Cell::in_layer_of`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layer: Option<SourceScope>,
 }
@@ -188,7 +188,7 @@ impl Cell {
     /// `$VAR/...`, `/etc/...`), or scope `local` for an item the mode
     /// reads (repo mode lists a personal file as `unavailable`, unread).
     /// Repo mode reads no user layer, so its cells carry none.
-    pub(crate) fn from_layer(mut self, source: &SourceRef) -> Cell {
+    pub(crate) fn in_layer_of(mut self, source: &SourceRef) -> Cell {
         let own = source.path.is_on_machine()
             || (source.scope == SourceScope::Local
                 && self.not_loaded != Some(Applicability::Unavailable));

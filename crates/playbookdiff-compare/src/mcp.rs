@@ -242,7 +242,7 @@ fn cell(rep: Option<&McpServer>) -> Cell {
             s.load_phase,
             s.applicability,
         )
-        .from_layer(&s.source),
+        .in_layer_of(&s.source),
     }
 }
 

@@ -553,7 +553,8 @@ pub(crate) fn directory_label(d: &DiffContext) -> String {
 /// `text` after `first`, wrapped with `rest` before the lines that follow
 /// when it is too wide. The first word and the spaces after it stay as
 /// they are (a change word padded to one column, `edited    instruction`),
-/// so the lines of one list stay aligned whether they wrap or not.
+/// so the lines of one list stay aligned whether they wrap or not; a
+/// word wider than a line is cut into pieces that fit.
 fn fitted(text: &str, first: &str, rest: &str) -> String {
     if crate::layout::width(first) + crate::layout::width(text) <= columns() {
         format!("{first}{text}\n")
@@ -561,7 +562,18 @@ fn fitted(text: &str, first: &str, rest: &str) -> String {
         let word = text.find(' ').unwrap_or(text.len());
         let body = text[word..].trim_start();
         let head = format!("{first}{}", &text[..text.len() - body.len()]);
-        wrap_hanging(body, &head, rest, columns())
+        let wrapped = wrap_hanging(body, &head, rest, columns());
+        // A word no line holds (a URL in a permission rule the
+        // repository wrote) is cut into pieces rather than passing the
+        // width.
+        if wrapped
+            .lines()
+            .all(|l| crate::layout::width(l) <= columns())
+        {
+            wrapped
+        } else {
+            crate::layout::wrap_quoted_hanging(body, &head, rest, columns())
+        }
     }
 }
 

@@ -447,7 +447,7 @@ fn upgrade_and_diff_of_every_corpus_repository_fit_eighty_columns() {
         playbookdiff_testkit::copy_tree(&repo.root, root);
         playbookdiff_testkit::corpus::git(root, &["add", "-A"]);
         playbookdiff_testkit::corpus::git(root, &["commit", "-q", "-m", "all"]);
-        let args = ["diff", "HEAD~1..HEAD", "--root"];
+        let args = ["diff", "HEAD~1..HEAD"];
         for (w, line) in lines_wider_than(root, &args, 80) {
             failures.push(format!("{name} {args:?}: {w}: {line}"));
         }
