@@ -824,8 +824,8 @@ impl Adapter for Declared {
             &self.releases(),
             inputs.version,
         );
-        // A fresh record of the link loops met in the user's folders,
-        // reported once for all adapters.
+        // A fresh record of the link loops and links to nothing met in
+        // the user's folders, reported once for all adapters.
         let watched = inputs.machine.map(playbookdiff_source::Machine::watched);
         let inputs = &Inputs {
             machine: watched.as_ref(),
@@ -838,9 +838,8 @@ impl Adapter for Declared {
             inputs,
         });
         if let Some(m) = &watched {
-            let name = self.harness.display_name();
-            let loops = problems::machine_loops(m, name, &out.diagnostics);
-            out.diagnostics.extend(loops);
+            let links = problems::machine_links(m, &out.diagnostics);
+            out.diagnostics.extend(links);
         }
         out.diagnostics.extend(diagnostic);
         out.agent_profile = Some(profile);

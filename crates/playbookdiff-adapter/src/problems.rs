@@ -104,25 +104,59 @@ fn loop_message(what: &str, link: &RepoPath, effect: &str) -> String {
     )
 }
 
-/// The link loops `machine` met while the harness `harness` (its product
-/// name) listed the user's and the machine's folders
-/// ([`Machine::loops_met`]), each a `symlink-loop` diagnostic at the link,
-/// as the repository walk gives one, except those already in `diags`
-/// (the adapter read the entry and reported it). The agents skip an
-/// entry they cannot follow, as the analysis does.
-pub fn machine_loops(machine: &Machine, harness: &str, diags: &[Diagnostic]) -> Vec<Diagnostic> {
+/// `path`, on the machine, is a symbolic link to nothing that exists:
+/// the `symlink-dangling` diagnostic a dangling link in the repository
+/// gets, `effect` saying what the harness does with it. Its target is not
+/// named: it may be an absolute path of the analyser's machine.
+pub fn link_dangling(path: &RepoPath, effect: &str, format: SourceFormat) -> Diagnostic {
+    Diagnostic::new(
+        DiagnosticCode::SymlinkDangling,
+        format!(
+            "the symbolic link {} points at nothing that exists, so {effect}; fix the link's target or remove the link.",
+            quote(path)
+        ),
+    )
+    .at(at(path, format))
+}
+
+/// The symbolic links that loop or dangle which `machine` met while a
+/// harness listed or read the user's and the machine's folders
+/// ([`Machine::loops_met`], [`Machine::dangling_met`]), each a
+/// `symlink-loop` or `symlink-dangling` diagnostic at the link, as the
+/// repository walk gives one, except those already in `diags` (the
+/// adapter read the entry and reported it). The words name no harness,
+/// so that the harnesses reading the same folder share one problem.
+///
+/// What the agents do with a link to nothing: they skip the entry and
+/// start, as the analysis does (oracle case
+/// `oracle.local_user_layers.home-dangling-links`: a skill folder `gone
+/// -> missing` in each user skills folder and Gemini CLI's extensions,
+/// a rule `gone.md -> missing.md`; Claude Code 2.1.197 and 2.1.332 list
+/// the real `standup` skill beside it and load no rule, Copilot CLI
+/// 1.0.24 and 1.0.102, Gemini CLI 0.34.0 and 0.61.0 and OpenCode 1.18.33
+/// list no `gone`, and each starts). Codex is not recorded on it. Each
+/// harness's local-mode test holds the diagnostic.
+pub fn machine_links(machine: &Machine, diags: &[Diagnostic]) -> Vec<Diagnostic> {
     let reported = |p: &RepoPath| {
         diags.iter().any(|d| {
-            d.code == DiagnosticCode::SymlinkLoop && d.source.as_ref().is_some_and(|s| &s.path == p)
+            matches!(
+                d.code,
+                DiagnosticCode::SymlinkLoop | DiagnosticCode::SymlinkDangling
+            ) && d.source.as_ref().is_some_and(|s| &s.path == p)
         })
     };
-    let effect = format!("{harness} reads nothing through it");
-    machine
+    let effect = "the agent reads nothing through it";
+    let loops = machine
         .loops_met()
         .into_iter()
         .filter(|p| !reported(p))
-        .map(|p| link_loop(&p, &effect, SourceFormat::Text))
-        .collect()
+        .map(|p| link_loop(&p, effect, SourceFormat::Text));
+    let dangling = machine
+        .dangling_met()
+        .into_iter()
+        .filter(|p| !reported(p))
+        .map(|p| link_dangling(&p, effect, SourceFormat::Text));
+    loops.chain(dangling).collect()
 }
 
 /// "a directory" or "a special file (…)" for an entry that is not a
@@ -230,7 +264,9 @@ pub fn read_error(
         SourceError::TooLarge { len, limit, .. } => Diagnostic::new(
             DiagnosticCode::FileTooLarge,
             format!(
-                "{p} is {len} bytes, over the {limit}-byte limit, so {effect}; split it or shrink it."
+                "{p} is {} bytes, over the {}-byte limit, so {effect}; split it or shrink it.",
+                playbookdiff_model::remedy::grouped(*len),
+                playbookdiff_model::remedy::grouped(*limit)
             ),
         ),
         // Not a regular file (a FIFO, a socket, a device): the code the

@@ -224,10 +224,13 @@ impl<'a> Compiler<'a, '_> {
             Ok(EntryKind::File) => true,
             Ok(kind) => {
                 let effect = "Claude Code does not load it";
-                let d = if kind == EntryKind::Symlink && machine.is_loop(path) {
-                    problems::link_loop(path, effect, format)
-                } else {
-                    problems::not_a_file(path, kind, false, effect, format)
+                // A link the stat could not follow loops or leads nowhere.
+                let d = match kind {
+                    EntryKind::Symlink if machine.is_loop(path) => {
+                        problems::link_loop(path, effect, format)
+                    }
+                    EntryKind::Symlink => problems::link_dangling(path, effect, format),
+                    _ => problems::not_a_file(path, kind, false, effect, format),
                 };
                 self.diag(mark(d));
                 false

@@ -16,6 +16,7 @@
 use crate::config::{read_error, Settings};
 use crate::{not_a_file, place, strictly_below, target_only_dirs, Cx, READ_LIMIT};
 use playbookdiff_adapter::problems;
+use playbookdiff_model::remedy::grouped;
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, InstructionKind, LoadPhase, RepoPath,
     Resolution, ResolutionStrategy, Severity, SourceFormat, SourceRef,
@@ -479,7 +480,11 @@ fn budget(
             let bytes = inst.content.as_bytes();
             let sent = String::from_utf8_lossy(&bytes[..n.min(bytes.len())]).into_owned();
             cut = Some((inst.source.path.to_string(), remaining, inst.bytes));
-            inst.reason.push_str(&format!(" Cut: project_doc_max_bytes = {limit} ({set_by}) leaves {remaining} of its {} bytes, so Codex sends only those.", inst.bytes));
+            inst.reason.push_str(&format!(
+                " Cut: project_doc_max_bytes = {limit} ({set_by}) leaves {} of its {} bytes, so Codex sends only those.",
+                grouped(remaining),
+                grouped(inst.bytes)
+            ));
             inst.truncated_at_byte = Some(remaining);
             inst.content = sent;
             remaining = 0;
@@ -495,7 +500,12 @@ fn budget(
         .map(|i| problems::quote(&i.source.path))
         .collect();
     let cut_words = match &cut {
-        Some((p, at, of)) => format!("{} is cut after byte {at} of {of}", problems::quote(p)),
+        Some((p, at, of)) => format!(
+            "{} is cut after byte {} of {}",
+            problems::quote(p),
+            grouped(*at),
+            grouped(*of)
+        ),
         None => "no file is cut".to_string(),
     };
     let drop_words = if names.is_empty() {
@@ -512,8 +522,9 @@ fn budget(
         ""
     };
     let msg = format!(
-        "The `AGENTS.md` chain for cwd {} is {total} bytes, over project_doc_max_bytes = {limit} ({set_by}): Codex fills the budget root first, so {cut_words} and {drop_words}.{zero} Shorten the files or raise project_doc_max_bytes.",
+        "The `AGENTS.md` chain for cwd {} is {} bytes, over project_doc_max_bytes = {limit} ({set_by}): Codex fills the budget root first, so {cut_words} and {drop_words}.{zero} Shorten the files or raise project_doc_max_bytes.",
         problems::quote(&cx.context.cwd),
+        grouped(total),
     );
     let source = settings.max_bytes_source.clone().or_else(|| {
         cut.as_ref()

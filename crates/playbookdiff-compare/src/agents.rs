@@ -91,7 +91,8 @@ pub(crate) fn compare(
             let cells = sides
                 .iter()
                 .map(|s| match s.rep {
-                    Some(a) => Cell::of(reception(a), note(a), a.load_phase, a.applicability),
+                    Some(a) => Cell::of(reception(a), note(a), a.load_phase, a.applicability)
+                        .in_layer_of(&a.source),
                     None => Cell::absent(),
                 })
                 .collect();

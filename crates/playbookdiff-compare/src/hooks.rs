@@ -51,6 +51,7 @@ impl Side<'_> {
         }
         let first = self.hooks[0];
         Cell::of(reception, note, LoadPhase::Startup, first.applicability)
+            .in_layer_of(&first.source)
     }
 }
 

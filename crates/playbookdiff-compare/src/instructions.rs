@@ -321,7 +321,8 @@ fn class_row(class: &Class, best: &Best<'_, '_>) -> Row {
                 note_of(p.inst),
                 p.inst.load_phase,
                 p.inst.applicability,
-            ),
+            )
+            .in_layer_of(&p.inst.source),
         })
         .collect();
     Row::new(Category::Instruction, class_label(&class.files), cells)
@@ -429,7 +430,8 @@ fn bridge_cells(sides: &[Side<'_>], classes: &[Class], rows: &mut Vec<Row>, firs
                 "bridge".to_string(),
                 inst.load_phase,
                 inst.applicability,
-            );
+            )
+            .in_layer_of(&inst.source);
             let at = classes
                 .iter()
                 .position(|cl| cl.files.contains(&file))

@@ -143,6 +143,14 @@ pub struct Cell {
     /// only from other launch directories). Absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_loaded: Option<Applicability>,
+    /// The layer the item comes from when it is the user's own, which
+    /// only local mode reads: `user` or `managed` (a file of the home or
+    /// the machine), `plugin` (a plugin installed there), `local` (a
+    /// personal file of the working tree, or this project's entry in a
+    /// user file). Absent for the project's items and the built-in ones;
+    /// see [`Cell::in_layer_of`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layer: Option<SourceScope>,
 }
 
 impl Cell {
@@ -153,6 +161,7 @@ impl Cell {
             triggered: false,
             shadowed: false,
             not_loaded: None,
+            layer: None,
         }
     }
 
@@ -170,7 +179,24 @@ impl Cell {
             triggered: Cell::triggers(phase, applicability),
             shadowed: applicability == Applicability::Shadowed,
             not_loaded: (reception == Reception::NotLoaded).then_some(applicability),
+            layer: None,
         }
+    }
+
+    /// The same cell, marked with the layer of `source` when that is the
+    /// user's own ([`Cell::layer`]): a path on the machine (`~/...`,
+    /// `$VAR/...`, `/etc/...`), or scope `local` for an item the mode
+    /// reads (repo mode lists a personal file as `unavailable`, unread).
+    /// Repo mode reads no user layer, so its cells carry none.
+    pub(crate) fn in_layer_of(mut self, source: &SourceRef) -> Cell {
+        let own = source.path.is_on_machine()
+            || (source.scope == SourceScope::Local
+                && self.not_loaded != Some(Applicability::Unavailable));
+        self.layer = match source.scope {
+            SourceScope::Project | SourceScope::Builtin => None,
+            scope => own.then_some(scope),
+        };
+        self
     }
 
     /// Whether an item with this phase and applicability is one the

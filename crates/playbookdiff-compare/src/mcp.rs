@@ -241,7 +241,8 @@ fn cell(rep: Option<&McpServer>) -> Cell {
             transport_as_declared(s),
             s.load_phase,
             s.applicability,
-        ),
+        )
+        .in_layer_of(&s.source),
     }
 }
 

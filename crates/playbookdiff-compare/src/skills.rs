@@ -356,6 +356,7 @@ fn cell(skill: Option<&Skill>) -> Cell {
         s.load_phase,
         s.applicability,
     )
+    .in_layer_of(&s.source)
 }
 
 /// Compares the skills of `configs` (each with its `diagnostics`): one

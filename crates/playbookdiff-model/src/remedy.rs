@@ -4,13 +4,28 @@
 use crate::{RepoPath, Transport};
 
 /// `n` and the noun in the form that agrees with it: `1 skill`,
-/// `3 skills`, `0 skills`; never `skill(s)`.
+/// `3 skills`, `0 skills`, `1,200 servers`; never `skill(s)`.
 pub fn count(n: usize, one: &str, many: &str) -> String {
     if n == 1 {
         format!("1 {one}")
     } else {
-        format!("{n} {many}")
+        format!("{} {many}", grouped(n as u64))
     }
+}
+
+/// `n` in digits with a comma between each group of three (`32,768`,
+/// `1,048,576`, `999`), as the output writes every count and size (bytes,
+/// characters), and as its prose writes them (`15,000 characters`).
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// `name` inside directory `dir`, as a repository-relative path string
@@ -143,6 +158,17 @@ pub fn code_span(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_grouped_by_three_digits() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1_000), "1,000");
+        assert_eq!(grouped(32_768), "32,768");
+        assert_eq!(grouped(1_048_576), "1,048,576");
+        assert_eq!(count(1_200, "server", "servers"), "1,200 servers");
+        assert_eq!(count(1, "server", "servers"), "1 server");
+    }
 
     #[test]
     fn code_spans_fence_past_the_longest_backtick_run() {

@@ -196,12 +196,12 @@ fn in_merge_order(
     let in_dir = |l: &Layer, dir: Option<&RepoPath>| l.path.parent().as_ref() == dir;
     let keys_in = |dir: Option<&RepoPath>| -> Vec<Vec<Def>> {
         let of_dir = layers.iter().filter(|l| in_dir(l, dir));
-        of_dir.map(|l| from_layer(l, space.key())).collect()
+        of_dir.map(|l| in_layer_of(l, space.key())).collect()
     };
     let mut reads: Vec<Vec<Def>> = layers
         .iter()
         .filter(|l| !later.iter().any(|d| in_dir(l, Some(d))))
-        .map(|l| from_layer(l, space.key()))
+        .map(|l| in_layer_of(l, space.key()))
         .collect();
     if let Some((m, dir)) = &user.global {
         reads.extend(user_reads(cx, m, dir, (space, facts)));
@@ -216,7 +216,7 @@ fn in_merge_order(
     }
     reads.extend(keys_in(managed.as_ref()));
     if space == Space::Agents {
-        reads.extend(layers.iter().map(|l| from_layer(l, Kind::Mode)));
+        reads.extend(layers.iter().map(|l| in_layer_of(l, Kind::Mode)));
     }
     let numbered = reads.into_iter().enumerate();
     numbered
@@ -416,7 +416,7 @@ fn plugin_listed(path: &RepoPath) -> Diagnostic {
 }
 
 /// The definitions of `kind` under its key of layer `l`, by name.
-fn from_layer(l: &Layer, kind: Kind) -> Vec<Def> {
+fn in_layer_of(l: &Layer, kind: Kind) -> Vec<Def> {
     let (key, _, _) = kind.places();
     let Some(map) = l.get(&[key]).and_then(Value::as_object) else {
         return Vec::new();

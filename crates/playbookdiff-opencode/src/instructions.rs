@@ -136,7 +136,11 @@ fn too_large(cx: &mut Cx<'_, '_>, path: &RepoPath, len: u64) {
     cx.diag(
         Diagnostic::new(
             DiagnosticCode::FileTooLarge,
-            format!("{path} is {len} bytes, over the {READ_LIMIT}-byte read limit; OpenCode would send it whole, but its text is not analysed."),
+            format!(
+                "{path} is {} bytes, over the {}-byte read limit; OpenCode would send it whole, but its text is not analysed.",
+                playbookdiff_model::remedy::grouped(len),
+                playbookdiff_model::remedy::grouped(READ_LIMIT)
+            ),
         )
         .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
     );

@@ -357,7 +357,8 @@ fn read_front_matter(cx: &mut Cx<'_, '_>, o: &Origin) -> Parsed {
         Ok(t) => t,
         Err(e @ SourceError::TooLarge { len, .. }) => {
             p.invalid = Some(format!(
-                "it is {len} bytes, too large for the analysis to read"
+                "it is {} bytes, too large for the analysis to read",
+                playbookdiff_model::remedy::grouped(len)
             ));
             cx.diag(problems::read_error(
                 file,

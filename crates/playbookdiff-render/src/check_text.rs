@@ -265,7 +265,8 @@ pub(crate) fn problems_section_at_most(
     if probs.is_empty() {
         return;
     }
-    problems_heading(out, p, probs.len());
+    let places = Places::of(probs.iter().map(|pr| pr.source));
+    problems_heading(out, p, probs.len(), places);
     let more = probs.len().saturating_sub(max);
     for pr in probs.into_iter().take(max) {
         problem_row(
@@ -286,11 +287,50 @@ pub(crate) fn problems_section_at_most(
     }
 }
 
-/// The heading of a "Problems in the repository" section holding `n`.
-fn problems_heading(out: &mut String, p: &Painter, n: usize) {
+/// Where the problems of a section lie: in the repository, in the
+/// user's own files on the machine (local mode: `~/...`, `$VAR/...`,
+/// `/etc/...`), or in both.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Places {
+    Repository,
+    Machine,
+    Both,
+}
+
+impl Places {
+    /// The places of the problems at `sources` (a problem about no file
+    /// counts as the repository's).
+    fn of<'a>(sources: impl Iterator<Item = Option<&'a playbookdiff_model::SourceRef>>) -> Places {
+        let (mut repo, mut machine) = (false, false);
+        for s in sources {
+            match s {
+                Some(s) if s.path.is_on_machine() => machine = true,
+                _ => repo = true,
+            }
+        }
+        match (repo, machine) {
+            (false, true) => Places::Machine,
+            (true, true) => Places::Both,
+            _ => Places::Repository,
+        }
+    }
+
+    fn words(self) -> &'static str {
+        match self {
+            Places::Repository => "the repository",
+            Places::Machine => "your own configuration",
+            Places::Both => "the repository and your own configuration",
+        }
+    }
+}
+
+/// The heading of a "Problems in the repository" section holding `n`
+/// problems lying in `places` ("Problems in your own configuration" when
+/// local mode finds them in the user's files).
+fn problems_heading(out: &mut String, p: &Painter, n: usize, places: Places) {
     out.push('\n');
     out.push_str(&p.title(
-        &format!("Problems in the repository ({n}): fix these first"),
+        &format!("Problems in {} ({n}): fix these first", places.words()),
         heading(),
     ));
 }
@@ -336,7 +376,8 @@ fn matrix_problems(
     if problems.is_empty() {
         return;
     }
-    problems_heading(out, p, problems.len());
+    let places = Places::of(problems.iter().map(|pr| pr.source.as_ref()));
+    problems_heading(out, p, problems.len(), places);
     for pr in problems {
         problem_row(
             out,

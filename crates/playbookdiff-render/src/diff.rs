@@ -474,7 +474,7 @@ pub fn diff_text(doc: &DiffDocument, color: crate::Color) -> String {
                         let first = format!("      {mark} ");
                         let room = columns().saturating_sub(crate::layout::width(&first));
                         let text = change_in_view(&text, room);
-                        out.push_str(&fitted(&text, &first, "        "));
+                        out.push_str(&paragraph_line(&text, &first));
                     }
                 }
             }
@@ -553,7 +553,8 @@ pub(crate) fn directory_label(d: &DiffContext) -> String {
 /// `text` after `first`, wrapped with `rest` before the lines that follow
 /// when it is too wide. The first word and the spaces after it stay as
 /// they are (a change word padded to one column, `edited    instruction`),
-/// so the lines of one list stay aligned whether they wrap or not.
+/// so the lines of one list stay aligned whether they wrap or not; a
+/// word wider than a line is cut into pieces that fit.
 fn fitted(text: &str, first: &str, rest: &str) -> String {
     if crate::layout::width(first) + crate::layout::width(text) <= columns() {
         format!("{first}{text}\n")
@@ -561,7 +562,30 @@ fn fitted(text: &str, first: &str, rest: &str) -> String {
         let word = text.find(' ').unwrap_or(text.len());
         let body = text[word..].trim_start();
         let head = format!("{first}{}", &text[..text.len() - body.len()]);
-        wrap_hanging(body, &head, rest, columns())
+        let wrapped = wrap_hanging(body, &head, rest, columns());
+        // A word no line holds (a URL in a permission rule the
+        // repository wrote) is cut into pieces rather than passing the
+        // width.
+        if wrapped
+            .lines()
+            .all(|l| crate::layout::width(l) <= columns())
+        {
+            wrapped
+        } else {
+            crate::layout::wrap_quoted_hanging(body, &head, rest, columns())
+        }
+    }
+}
+
+/// A line of a paragraph's text after its mark (`first`, `      + `): as
+/// it is when it fits the width, else wrapped under the text, a word
+/// wider than a line (a changed URL, which [`change_in_view`] keeps) cut
+/// into pieces, so no line passes the width.
+fn paragraph_line(text: &str, first: &str) -> String {
+    if crate::layout::width(first) + crate::layout::width(text) <= columns() {
+        format!("{first}{text}\n")
+    } else {
+        crate::layout::wrap_quoted_hanging(text, first, "        ", columns())
     }
 }
 
@@ -960,8 +984,12 @@ mod tests {
         assert!(shown > 10 && shown < 1500, "{shown}");
         assert!(
             md.contains(&format!(
-                "**{} more changes and findings not shown, see the JSON**",
-                1500 - shown
+                "**{} not shown, see the JSON**",
+                count(
+                    1500 - shown,
+                    "more change or finding",
+                    "more changes and findings"
+                )
             )),
             "{}",
             &md[md.len() - 400..]

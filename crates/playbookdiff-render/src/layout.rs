@@ -440,6 +440,42 @@ fn pieces(word: String, columns: usize, rest: &str) -> Vec<String> {
 pub(crate) fn wrap_quoted(text: &str, indent: &str, columns: usize, max_lines: usize) -> String {
     use std::fmt::Write as _;
     let room = columns.saturating_sub(width(indent)).max(20);
+    let mut lines = quoted_lines(text, room);
+    if lines.len() > max_lines.max(1) {
+        lines.truncate(max_lines.max(1));
+        let last = lines.last_mut().expect("one line at least");
+        while width(last) + 2 > room {
+            last.pop();
+        }
+        last.push_str(" …");
+    }
+    let mut out = String::new();
+    for l in lines {
+        let _ = writeln!(out, "{indent}{l}");
+    }
+    out
+}
+
+/// [`wrap_quoted`] with no limit on the lines, the first prefixed by
+/// `first` and the others by `rest` (a paragraph of `diff` after its
+/// `+ ` or `- `): every line fits `columns`, a word wider than a line (a
+/// long URL) cut at character boundaries.
+pub(crate) fn wrap_quoted_hanging(text: &str, first: &str, rest: &str, columns: usize) -> String {
+    use std::fmt::Write as _;
+    let room = columns
+        .saturating_sub(width(first).max(width(rest)))
+        .max(20);
+    let mut out = String::new();
+    for (i, l) in quoted_lines(text, room).into_iter().enumerate() {
+        let _ = writeln!(out, "{}{l}", if i == 0 { first } else { rest });
+    }
+    out
+}
+
+/// The words of `text` in lines of at most `room` columns, a word wider
+/// than `room` cut at character boundaries into pieces that fit, by
+/// display width.
+fn quoted_lines(text: &str, room: usize) -> Vec<String> {
     let mut pieces: Vec<String> = Vec::new();
     for word in text.split_whitespace() {
         if width(word) <= room {
@@ -480,19 +516,7 @@ pub(crate) fn wrap_quoted(text: &str, indent: &str, columns: usize, max_lines: u
     if !line.is_empty() {
         lines.push(line);
     }
-    if lines.len() > max_lines.max(1) {
-        lines.truncate(max_lines.max(1));
-        let last = lines.last_mut().expect("one line at least");
-        while width(last) + 2 > room {
-            last.pop();
-        }
-        last.push_str(" …");
-    }
-    let mut out = String::new();
-    for l in lines {
-        let _ = writeln!(out, "{indent}{l}");
-    }
-    out
+    lines
 }
 
 /// `word` as a path in backticks (`` `a/b`, ``, `` (`a/b`) ``): the

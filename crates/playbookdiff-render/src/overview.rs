@@ -18,7 +18,7 @@ use playbookdiff_compare::{
     display_name, Category, Cell, Comparison, FindingSeverity, Reception, Refusal, Row,
 };
 use playbookdiff_model::remedy::count;
-use playbookdiff_model::Harness;
+use playbookdiff_model::{Harness, SourceScope};
 use std::fmt::Write as _;
 
 /// At most this many rows per category; the rest are counted.
@@ -55,21 +55,38 @@ fn cell_state(category: Category, c: &Cell) -> &'static str {
     }
 }
 
-/// The cell's state with its note (`startup (stdio)`), escaped.
+/// The cell's state with the item's layer when it is the user's own and
+/// its note (`startup (user, stdio)`, `startup (stdio)`), escaped.
 fn cell_full(category: Category, c: &Cell) -> String {
+    let layer = c.layer.map(SourceScope::as_str);
+    let note = (!c.note.is_empty()).then(|| clean(&c.note).into_owned());
+    let said: Vec<String> = layer.map(str::to_string).into_iter().chain(note).collect();
     match c.reception {
         None => "-".to_string(),
-        Some(_) if c.note.is_empty() => cell_state(category, c).to_string(),
-        Some(_) => format!("{} ({})", cell_state(category, c), clean(&c.note)),
+        Some(_) if said.is_empty() => cell_state(category, c).to_string(),
+        Some(_) => format!("{} ({})", cell_state(category, c), said.join(", ")),
     }
 }
 
-/// The cell's state, with its note when both fit in `columns`.
+/// The cell's state with the item's layer, without the note
+/// (`startup (user)`): what a cell keeps when the note does not fit.
+fn cell_short(category: Category, c: &Cell) -> String {
+    match (c.reception, c.layer) {
+        (Some(_), Some(layer)) => format!("{} ({})", cell_state(category, c), layer.as_str()),
+        _ => cell_state(category, c).to_string(),
+    }
+}
+
+/// The cell's state, with its layer and note when they fit in `columns`,
+/// else with its layer alone when that fits.
 fn cell_text(category: Category, c: &Cell, columns: usize) -> String {
     let full = cell_full(category, c);
+    let short = cell_short(category, c);
     match c.reception {
-        Some(_) if width(&full) > columns => cell_state(category, c).to_string(),
-        _ => full,
+        Some(_) if width(&full) <= columns => full,
+        Some(_) if width(&short) <= columns => short,
+        Some(_) => cell_state(category, c).to_string(),
+        None => full,
     }
 }
 
@@ -486,15 +503,16 @@ fn flow(parts: &[String], first: &str, rest: &str, room: usize) -> String {
 /// The parts of a shared cell: for each way the harnesses receive the
 /// item, in the order of the harnesses, the keys of the harnesses that
 /// receive it that way and the way (`Cod Ope: startup (stdio)`), without
-/// the note when the part would not fit `room`, shortened to it when it
+/// the note (its layer kept: `Cla: startup (user)`) when the part would
+/// not fit `room`, shortened to it when it
 /// still would not; `all: …` when every harness receives it the same way.
 fn shared_parts(category: Category, cells: &[Cell], keys: &[String], room: usize) -> Vec<String> {
-    let mut ways: Vec<(String, &'static str, Vec<&str>)> = Vec::new();
+    let mut ways: Vec<(String, String, Vec<&str>)> = Vec::new();
     for (c, k) in cells.iter().zip(keys) {
         let full = cell_full(category, c);
         match ways.iter_mut().find(|(w, _, _)| *w == full) {
             Some((_, _, ks)) => ks.push(k),
-            None => ways.push((full, cell_state(category, c), vec![k])),
+            None => ways.push((full, cell_short(category, c), vec![k])),
         }
     }
     let all = ways.len() == 1 && cells.len() > 1;
@@ -655,7 +673,8 @@ fn table_lines(
 
 /// One section of the table: its title, its rows (at most [`MAX_ROWS`],
 /// then how many more), and the rows it hides. Adds each cell state shown
-/// to `seen`; returns how many of its rows differ.
+/// and each layer named (`user`) to `seen`; returns how many of its rows
+/// differ.
 fn section_lines(
     out: &mut String,
     p: &Painter,
@@ -674,9 +693,11 @@ fn section_lines(
             differing += entry.rows().len();
         }
         for c in &row.cells {
-            let state = cell_state(*cat, c);
-            if !seen.contains(&state) {
-                seen.push(state);
+            let layer = c.layer.filter(|_| c.reception.is_some());
+            for said in std::iter::once(cell_state(*cat, c)).chain(layer.map(SourceScope::as_str)) {
+                if !seen.contains(&said) {
+                    seen.push(said);
+                }
             }
         }
         out.push_str(&table.row(*cat, entry));
@@ -709,7 +730,8 @@ fn section_lines(
 }
 
 /// The legend: `!` when rows differ, and the meaning of each cell state
-/// in `seen`.
+/// and each layer (local mode: `user`, `local`, `managed`, `plugin`) in
+/// `seen`.
 fn legend_lines(out: &mut String, p: &Painter, differing: usize, seen: &[&str]) {
     let mut legend: Vec<&str> = Vec::new();
     if differing > 0 {
@@ -741,6 +763,13 @@ fn legend_lines(out: &mut String, p: &Painter, differing: usize, seen: &[&str]) 
             "may run",
             "may run = registered, but whether it runs depends on trust the repository cannot show.",
         ),
+        ("user", "(user) = from your own configuration in your home."),
+        (
+            "local",
+            "(local) = from your own files for this project only.",
+        ),
+        ("managed", "(managed) = from the machine's managed policy."),
+        ("plugin", "(plugin) = from a plugin installed in your home."),
     ] {
         if seen.contains(&state) {
             legend.push(meaning);
@@ -1125,6 +1154,7 @@ mod tests {
                 triggered: false,
                 shadowed: false,
                 not_loaded: None,
+                layer: None,
             };
             (0..n)
                 .map(|i| Row {

@@ -29,11 +29,21 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// The entries [`Machine::list_dir`] found to be symbolic links that
-/// loop, shared by the clones of one [`Machine::watched`] copy. A record
+/// What is wrong with a symbolic link the machine met.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LinkFault {
+    /// Following it loops (`ELOOP`).
+    Loop,
+    /// It points at nothing that exists (`ENOENT` on following it).
+    Dangling,
+}
+
+/// The symbolic links that loop or dangle which [`Machine::list_dir`]
+/// listed, or [`Machine::stat`] and [`Machine::read_text`] were asked
+/// for, shared by the clones of one [`Machine::watched`] copy. A record
 /// of what was read, not part of where things lie: equality ignores it.
 #[derive(Clone, Debug, Default)]
-struct LoopsMet(Arc<Mutex<Vec<RepoPath>>>);
+struct LoopsMet(Arc<Mutex<Vec<(RepoPath, LinkFault)>>>);
 
 impl PartialEq for LoopsMet {
     fn eq(&self, _: &Self) -> bool {
@@ -298,7 +308,8 @@ impl Machine {
     }
 
     /// The kind and size of `p`, a symbolic link followed (the kind of
-    /// what it leads to; `Symlink` for a link to nothing or a loop).
+    /// what it leads to; `Symlink` for a link to nothing or a loop, each
+    /// recorded for [`Machine::loops_met`] or [`Machine::dangling_met`]).
     /// Errors: `NotFound`; `Io` when it cannot be examined.
     pub fn stat(&self, p: &RepoPath) -> Result<Stat, SourceError> {
         if let Some(text) = self.text_of(p) {
@@ -314,10 +325,13 @@ impl Machine {
                 len: md.len(),
             }),
             Err(e) => match std::fs::symlink_metadata(&abs) {
-                Ok(md) => Ok(Stat {
-                    kind: kind_of(md.file_type()),
-                    len: md.len(),
-                }),
+                Ok(md) => {
+                    self.met_link(p.clone(), &e, md.file_type());
+                    Ok(Stat {
+                        kind: kind_of(md.file_type()),
+                        len: md.len(),
+                    })
+                }
                 Err(_) => Err(io_err(p, e)),
             },
         }
@@ -337,7 +351,31 @@ impl Machine {
     /// since [`Machine::watched`], and that are symbolic links that loop
     /// (`ELOOP`): sorted, each once.
     pub fn loops_met(&self) -> Vec<RepoPath> {
-        let mut out = self.loops.0.lock().map(|v| v.clone()).unwrap_or_default();
+        self.links_met(LinkFault::Loop)
+    }
+
+    /// The symbolic links to nothing that exists (`ENOENT` on following
+    /// them) that [`Machine::list_dir`] listed, or [`Machine::stat`] and
+    /// [`Machine::read_text`] were asked for, on this machine since
+    /// [`Machine::watched`]: sorted, each once. The agents find no file
+    /// there, as the analysis does; the record lets the caller say why.
+    pub fn dangling_met(&self) -> Vec<RepoPath> {
+        self.links_met(LinkFault::Dangling)
+    }
+
+    /// The links met with `fault`, sorted, each once.
+    fn links_met(&self, fault: LinkFault) -> Vec<RepoPath> {
+        let mut out: Vec<RepoPath> = self
+            .loops
+            .0
+            .lock()
+            .map(|v| {
+                v.iter()
+                    .filter(|(_, f)| *f == fault)
+                    .map(|(p, _)| p.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
         out.sort();
         out.dedup();
         out
@@ -345,7 +383,8 @@ impl Machine {
 
     /// The entries of directory `p`, sorted by name, each link's kind
     /// that of what it leads to (`Symlink` for a link to nothing or a
-    /// loop, a loop recorded for [`Machine::loops_met`]); entries whose
+    /// loop, recorded for [`Machine::dangling_met`] or
+    /// [`Machine::loops_met`]); entries whose
     /// names are not valid UTF-8 are left out. Errors: `NotFound`; `Io`
     /// when `p` is not a directory or cannot be listed.
     pub fn list_dir(&self, p: &RepoPath) -> Result<Vec<DirEntry>, SourceError> {
@@ -367,8 +406,8 @@ impl Machine {
             let kind = match std::fs::metadata(ent.path()) {
                 Ok(md) => kind_of(md.file_type()),
                 Err(e) => {
-                    if is_loop(&e) {
-                        self.met_loop(p, &name);
+                    if let (Some(at), Ok(t)) = (p.child(&name), ent.file_type()) {
+                        self.met_link(at, &e, t);
                     }
                     EntryKind::Symlink
                 }
@@ -383,10 +422,19 @@ impl Machine {
         Ok(out)
     }
 
-    /// Records the entry `name` of `dir` as a link loop.
-    fn met_loop(&self, dir: &RepoPath, name: &str) {
-        if let (Some(at), Ok(mut v)) = (dir.child(name), self.loops.0.lock()) {
-            v.push(at);
+    /// Records `at`, of file type `t` (links not followed), whose
+    /// following failed with `e`: a loop (`ELOOP`), or a link to nothing
+    /// (`ENOENT` on a symbolic link). Any other failure is not recorded.
+    fn met_link(&self, at: RepoPath, e: &std::io::Error, t: std::fs::FileType) {
+        let fault = if is_loop(e) {
+            LinkFault::Loop
+        } else if t.is_symlink() && e.kind() == std::io::ErrorKind::NotFound {
+            LinkFault::Dangling
+        } else {
+            return;
+        };
+        if let Ok(mut v) = self.loops.0.lock() {
+            v.push((at, fault));
         }
     }
 
@@ -398,7 +446,9 @@ impl Machine {
     }
 
     /// The text of the file `p`, a symbolic link followed, at most `limit`
-    /// bytes (for `$NAME` of a text variable, its text). Errors: `NotFound`; `TooLarge` over the limit (not read);
+    /// bytes (for `$NAME` of a text variable, its text). Errors:
+    /// `NotFound` (also for a link to nothing, recorded for
+    /// [`Machine::dangling_met`]); `TooLarge` over the limit (not read);
     /// `Io` of kind `WrongKind` when it is not a regular file (never
     /// opened), `Denied` or `Other` when it cannot be read.
     pub fn read_text(&self, p: &RepoPath, limit: u64) -> Result<Arc<TextFile>, SourceError> {
@@ -413,7 +463,12 @@ impl Machine {
             return Ok(Arc::new(TextFile::from_bytes(text.as_bytes())));
         }
         let abs = self.place(p)?;
-        let md = std::fs::metadata(&abs).map_err(|e| io_err(p, e))?;
+        let md = std::fs::metadata(&abs).map_err(|e| {
+            if let Ok(link) = std::fs::symlink_metadata(&abs) {
+                self.met_link(p.clone(), &e, link.file_type());
+            }
+            io_err(p, e)
+        })?;
         if !md.is_file() {
             return Err(SourceError::Io {
                 path: p.clone(),
@@ -612,5 +667,34 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    /// A listing, a stat and a read record the links to nothing they
+    /// meet, apart from the loops; a missing file that is no link is not
+    /// recorded, and a link to nothing still reads as `NotFound`.
+    #[cfg(unix)]
+    #[test]
+    fn a_listing_and_a_read_record_the_links_to_nothing_they_meet() {
+        let (t, m) = place();
+        let claude = t.path().join("home/.claude");
+        std::os::unix::fs::symlink("nowhere", claude.join("skills/gone")).unwrap();
+        std::os::unix::fs::symlink("loop", claude.join("skills/loop")).unwrap();
+        std::os::unix::fs::symlink("none.md", claude.join("rules.md")).unwrap();
+        let watched = m.watched();
+        watched.list_dir(&p("~", ".claude/skills")).unwrap();
+        assert_eq!(watched.dangling_met(), [p("~", ".claude/skills/gone")]);
+        assert_eq!(watched.loops_met(), [p("~", ".claude/skills/loop")]);
+        let link = p("~", ".claude/rules.md");
+        assert_eq!(
+            watched.read_text(&link, 100).err(),
+            Some(SourceError::NotFound(link.clone()))
+        );
+        assert_eq!(watched.stat(&link).unwrap().kind, EntryKind::Symlink);
+        assert!(watched.read_text(&p("~", ".claude/none.md"), 100).is_err());
+        assert_eq!(
+            watched.dangling_met(),
+            [link, p("~", ".claude/skills/gone")]
+        );
+        assert!(m.watched().dangling_met().is_empty());
     }
 }

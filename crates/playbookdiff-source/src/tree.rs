@@ -93,7 +93,12 @@ impl fmt::Display for SourceError {
         match self {
             SourceError::NotFound(p) => write!(f, "{p}: not found"),
             SourceError::TooLarge { path, len, limit } => {
-                write!(f, "{path}: {len} bytes, over the {limit}-byte limit")
+                write!(
+                    f,
+                    "{path}: {} bytes, over the {}-byte limit",
+                    playbookdiff_model::remedy::grouped(*len),
+                    playbookdiff_model::remedy::grouped(*limit)
+                )
             }
             SourceError::Io { path, message, .. } => write!(f, "{path}: {message}"),
         }

@@ -361,6 +361,7 @@ fn analyse_context(
     let loaded = project::load(config, &opened.root, current_dir)?;
     let hs = harnesses(given, loaded.as_ref())?;
     let policy = Policy::new(loaded.as_ref(), None)?;
+    note_excluded_cwd(&opened, &policy.exclusion);
     let repo = opened.repo(&hs, false, policy.exclusion.walker_patterns());
     let (configs, cmp) = analyse(&repo, &hs, &opened.context, args, &policy, &opened, &|_| {
         false
@@ -375,6 +376,23 @@ fn analyse_context(
             ..Gate::default()
         },
     })
+}
+
+/// A note when the launch directory lies in a path the project's
+/// `exclude` leaves out: the walk does not enter it, so every agent would
+/// be reported unable to start there ("not a directory in the
+/// repository"), which reads as a broken repository. Launched inside
+/// `examples/monorepo` of a repository excluding `/examples/`, the note
+/// names the exclusion and the command that analyses it alone.
+fn note_excluded_cwd(opened: &OpenedContext, exclusion: &Exclusion) {
+    let cwd = &opened.context.cwd;
+    if cwd.is_root() || !exclusion.is_excluded(cwd, true) {
+        return;
+    }
+    let dir = playbookdiff_render::report::shell_path(cwd.as_str());
+    crate::note(&format!(
+        "note: the launch directory {dir} is left out by `exclude` in playbookdiff.toml, so nothing there is analysed; to analyse it alone, give it as REPO with --root"
+    ));
 }
 
 fn report_parts(opened: &OpenedContext) -> (&str, &AnalysisContext) {
@@ -441,6 +459,9 @@ pub(crate) fn run_check(
                 playbookdiff_render::report::shell_path(opened.context.cwd.as_str())
             ));
         }
+    }
+    if !args.all_dirs {
+        note_excluded_cwd(&opened, &policy.exclusion);
     }
     let repo = opened.repo(&hs, args.all_dirs, policy.exclusion.walker_patterns());
     let (repository, context) = report_parts(&opened);

@@ -3,7 +3,7 @@
 //! lists them, checked with `codex debug prompt-input` of each profiled
 //! release.
 //!
-//! **Roots** (`loader.rs`, `skill_roots_from_layer_stack_inner`,
+//! **Roots** (`loader.rs`, `skill_roots_in_layer_of_stack_inner`,
 //! `repo_agents_skill_roots`): `.codex/skills` of every project `.codex`
 //! folder from cwd up to the repository root (a `.codex` folder makes a
 //! layer with or without `config.toml`, and these roots are scanned even

@@ -1,6 +1,6 @@
 //! The user's skills, read in local mode.
 //!
-//! openai/codex `codex-rs/core-skills` (`skill_roots_from_layer_stack_inner`)
+//! openai/codex `codex-rs/core-skills` (`skill_roots_in_layer_of_stack_inner`)
 //! scans, besides the project's roots, the user's `$HOME/.agents/skills`
 //! and the deprecated `$CODEX_HOME/skills` (whose `.system` folder holds
 //! the bundled system skills, skipped here as every name starting with

@@ -791,8 +791,8 @@ fn fr12_budget_shared_across_chain() {
     assert!(go.reason.contains("Dropped"), "{}", go.reason);
     let d = one_diag(&c, "instruction-budget-exceeded");
     for part in [
-        "is 36000 bytes, over project_doc_max_bytes = 32768 (the default)",
-        "`apps/AGENTS.md` is cut after byte 12768 of 13000",
+        "is 36,000 bytes, over project_doc_max_bytes = 32768 (the default)",
+        "`apps/AGENTS.md` is cut after byte 12,768 of 13,000",
         "and `apps/go/AGENTS.md` is dropped.",
     ] {
         assert!(

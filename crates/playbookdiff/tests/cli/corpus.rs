@@ -578,7 +578,7 @@ const FACTS: &[Fact] = &[
     fact("openai__openai-agents-python", CC, ".", Expect::Content("CLAUDE.md", "AGENTS.md")),
     fact("openai__openai-agents-python", CC, ".", Expect::Diagnostic("symlink-stored-as-text", "`CLAUDE.md` contains only `AGENTS.md`")),
     // AGENTS.md is 34,566 bytes, over the 32 KiB project_doc_max_bytes.
-    fact("openai__openai-agents-python", CX, ".", Expect::Diagnostic("instruction-budget-exceeded", "34566 bytes")),
+    fact("openai__openai-agents-python", CX, ".", Expect::Diagnostic("instruction-budget-exceeded", "34,566 bytes")),
     // 14 skills in .agents/skills; implementation-kickoff's
     // agents/openai.yaml sets allow_implicit_invocation: false.
     fact("openai__openai-agents-python", CX, ".", Expect::SkillCount("effective", 14)),

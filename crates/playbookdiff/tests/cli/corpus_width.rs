@@ -397,3 +397,65 @@ fn finding_rows_align_and_list_evidence_in_path_order() {
         }
     }
 }
+
+/// The upgrade of each registered harness from its oldest profiled
+/// release to its newest (when it has two), as `upgrade` takes it.
+fn upgrade_commands() -> Vec<Vec<String>> {
+    playbookdiff_registry::adapters()
+        .iter()
+        .filter_map(|a| {
+            let releases = a.profiled_versions();
+            let (first, last) = (releases.first()?, releases.last()?);
+            (first != last).then(|| {
+                vec![
+                    "upgrade".to_string(),
+                    a.harness().as_str().to_string(),
+                    format!("{first}..{last}"),
+                    "--root".to_string(),
+                ]
+            })
+        })
+        .collect()
+}
+
+/// `upgrade` of every registered harness (its oldest profiled release to
+/// its newest) and `diff` of a history that adds the whole repository,
+/// on every corpus repository (the form with links), into a pipe: every
+/// line fits 80 columns, a paragraph's long URL included (Copilot CLI's
+/// upgrade of getsentry/sentry-mcp once printed one of 90 columns, its
+/// first word kept beside the `+`).
+#[test]
+fn upgrade_and_diff_of_every_corpus_repository_fit_eighty_columns() {
+    let Some(corpus) = support::corpus_root("upgrade and diff at 80 columns") else {
+        return;
+    };
+    let upgrades = upgrade_commands();
+    assert!(upgrades.len() >= 4, "{upgrades:?}");
+    let mut failures = Vec::new();
+    for name in support::repositories(&corpus) {
+        let repo = support::materialize(&corpus, &name, Form::Tar);
+        for args in &upgrades {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            for (w, line) in lines_wider_than(&repo.root, &args, 80) {
+                failures.push(format!("{name} {args:?}: {w}: {line}"));
+            }
+        }
+        let history = tempfile::tempdir().unwrap();
+        let root = history.path();
+        playbookdiff_testkit::corpus::git(root, &["init", "-q", "-b", "main"]);
+        playbookdiff_testkit::corpus::git(root, &["commit", "-q", "--allow-empty", "-m", "base"]);
+        playbookdiff_testkit::copy_tree(&repo.root, root);
+        playbookdiff_testkit::corpus::git(root, &["add", "-A"]);
+        playbookdiff_testkit::corpus::git(root, &["commit", "-q", "-m", "all"]);
+        let args = ["diff", "HEAD~1..HEAD"];
+        for (w, line) in lines_wider_than(root, &args, 80) {
+            failures.push(format!("{name} {args:?}: {w}: {line}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} lines too wide:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -616,3 +616,155 @@ fn a_link_loop_in_the_users_folders_is_a_symlink_loop_for_every_harness() {
         );
     }
 }
+
+/// A home whose folders each hold a symbolic link to nothing (`x ->
+/// missing`) and whose memory files are links to nothing, as a dotfiles
+/// repository moved away leaves them.
+#[cfg(unix)]
+fn home_with_dangling_links() -> tempfile::TempDir {
+    use std::os::unix::fs::symlink;
+    let t = tempfile::tempdir().unwrap();
+    let link = |at: &str| {
+        let p = t.path().join(at);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        symlink("missing", p).unwrap();
+    };
+    for dir in [
+        ".claude/skills",
+        ".claude/rules",
+        ".claude/agents",
+        ".claude/commands",
+        ".codex/skills",
+        ".agents/skills",
+        ".copilot/skills",
+        ".copilot/agents",
+        ".gemini/extensions",
+        ".gemini/commands",
+        ".config/opencode/skills",
+        ".config/opencode/agent",
+        ".config/opencode/command",
+    ] {
+        link(&format!("{dir}/x"));
+    }
+    for memory in [
+        ".claude/CLAUDE.md",
+        ".codex/AGENTS.md",
+        ".copilot/copilot-instructions.md",
+        ".gemini/GEMINI.md",
+        ".config/opencode/AGENTS.md",
+    ] {
+        link(memory);
+    }
+    t
+}
+
+/// `harness` (newest release) on [`home_with_dangling_links`]: each of
+/// `links` (below the home) is a `symlink-dangling` diagnostic at the
+/// link, once, saying that nothing is read through it, and no item comes
+/// from a link. Before, each was skipped without a word (and Claude
+/// Code's `~/.claude/CLAUDE.md` was "a symbolic link, not a regular
+/// file").
+#[cfg(unix)]
+fn dangling_links_reported(harness: &str, links: &[&str]) {
+    let home = home_with_dangling_links();
+    let doc = compiled(home.path(), harness, newest(harness));
+    for rel in links {
+        let at = format!("~/{rel}");
+        assert_eq!(codes_at(&doc, &at), ["symlink-dangling"], "{harness}: {at}");
+    }
+    let said = diags(&doc, "symlink-dangling");
+    assert_eq!(said.len(), links.len(), "{harness}: {said:?}");
+    assert!(
+        said.iter()
+            .all(|(_, _, m)| m.contains("points at nothing that exists")
+                && !m.contains(home.path().to_str().unwrap())),
+        "{harness}: {said:?}"
+    );
+    for kind in ["instructions", "skills"] {
+        assert!(
+            paths(&doc, kind).iter().all(|p| !p.ends_with("/x")),
+            "{harness}: {kind}"
+        );
+    }
+}
+
+/// Claude Code 2.1.332: its skills, rules, agents and commands folders
+/// and its `~/.claude/CLAUDE.md`.
+#[cfg(unix)]
+#[test]
+fn claude_code_reports_a_dangling_link_in_the_users_folders() {
+    dangling_links_reported(
+        "claude-code",
+        &[
+            ".claude/CLAUDE.md",
+            ".claude/agents/x",
+            ".claude/commands/x",
+            ".claude/rules/x",
+            ".claude/skills/x",
+        ],
+    );
+}
+
+/// Codex 0.171.0: `~/.codex/skills`, `~/.agents/skills` and
+/// `~/.codex/AGENTS.md`.
+#[cfg(unix)]
+#[test]
+fn codex_reports_a_dangling_link_in_the_users_folders() {
+    dangling_links_reported(
+        "codex",
+        &[".agents/skills/x", ".codex/AGENTS.md", ".codex/skills/x"],
+    );
+}
+
+/// Copilot CLI 1.0.102: its skills and agents folders, the
+/// `~/.claude/agents` and `~/.agents/skills` it also reads, and
+/// `~/.copilot/copilot-instructions.md`.
+#[cfg(unix)]
+#[test]
+fn copilot_reports_a_dangling_link_in_the_users_folders() {
+    dangling_links_reported(
+        "copilot",
+        &[
+            ".agents/skills/x",
+            ".claude/agents/x",
+            ".copilot/agents/x",
+            ".copilot/copilot-instructions.md",
+            ".copilot/skills/x",
+        ],
+    );
+}
+
+/// Gemini CLI 0.61.0: its extensions and commands folders,
+/// `~/.agents/skills` and `~/.gemini/GEMINI.md`.
+#[cfg(unix)]
+#[test]
+fn gemini_reports_a_dangling_link_in_the_users_folders() {
+    dangling_links_reported(
+        "gemini",
+        &[
+            ".agents/skills/x",
+            ".gemini/GEMINI.md",
+            ".gemini/commands/x",
+            ".gemini/extensions/x",
+        ],
+    );
+}
+
+/// OpenCode 1.18.33: its skills, agent and command folders, the
+/// `~/.claude/skills` and `~/.agents/skills` it also reads, and
+/// `~/.config/opencode/AGENTS.md`.
+#[cfg(unix)]
+#[test]
+fn opencode_reports_a_dangling_link_in_the_users_folders() {
+    dangling_links_reported(
+        "opencode",
+        &[
+            ".agents/skills/x",
+            ".claude/skills/x",
+            ".config/opencode/AGENTS.md",
+            ".config/opencode/agent/x",
+            ".config/opencode/command/x",
+            ".config/opencode/skills/x",
+        ],
+    );
+}

@@ -225,3 +225,109 @@ fn claude_hooks_and_agents_against_copilot_and_gemini() {
     );
     insta::assert_snapshot!("claude_hooks_agents_explain_hook_copilot_1_0_24", explain);
 }
+
+/// A machine with one item in every layer local mode reads: the managed
+/// policy (`/etc/claude-code/CLAUDE.md`), the user's memory, rules and a
+/// skill (the oracle's `claude-memory` home), a plugin installed there
+/// (the oracle's `claude-plugins` home), a personal `CLAUDE.local.md`
+/// and Codex's user `AGENTS.md`. The directory returned holds `repo`,
+/// `home` and `root` (the managed root).
+fn machine_with_every_layer() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    let (repo, home, root) = (
+        t.path().join("repo"),
+        t.path().join("home"),
+        t.path().join("root"),
+    );
+    let homes = workspace().join("oracle/homes");
+    playbookdiff_testkit::copy_tree(&homes.join("claude-plugins"), &home);
+    playbookdiff_testkit::copy_tree(&homes.join("claude-memory"), &home);
+    // The recorder writes the home's path where the fixture says `@HOME@`.
+    let plugins = home.join(".claude/plugins");
+    for file in ["installed_plugins.json", "known_marketplaces.json"] {
+        let text = std::fs::read_to_string(plugins.join(file)).unwrap();
+        let text = text.replace("@HOME@", home.to_str().unwrap());
+        std::fs::write(plugins.join(file), text).unwrap();
+    }
+    let write = |dir: &Path, rel: &str, text: &str| playbookdiff_testkit::fs::write(dir, rel, text);
+    write(
+        &home,
+        ".claude/skills/standup/SKILL.md",
+        "---\nname: standup\ndescription: Standup notes.\n---\nSteps.\n",
+    );
+    write(&home, ".codex/AGENTS.md", "Be brief.\n");
+    write(&root, "etc/claude-code/CLAUDE.md", "Company policy.\n");
+    git(&repo_dir(&repo), &["init", "-q", "-b", "main"]);
+    write(&repo, "AGENTS.md", "# Project\n\nUse tabs.\n");
+    write(&repo, "CLAUDE.md", "@AGENTS.md\n");
+    write(&repo, "CLAUDE.local.md", "My own notes.\n");
+    t
+}
+
+/// `dir`, created.
+fn repo_dir(dir: &Path) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    dir.to_path_buf()
+}
+
+/// The view in local mode marks each item with its layer, as `compile`
+/// does (`startup (user)`, `(local)`, `(managed)`, `(plugin)`), says what
+/// each mark means under the table, and fits 80 columns: with three
+/// harnesses (a column each) and with all six (shared cells). Repo mode
+/// on the same repository marks nothing.
+#[test]
+fn the_view_in_local_mode_marks_each_items_layer() {
+    let t = machine_with_every_layer();
+    let local = [
+        "--mode",
+        "local",
+        "--home",
+        "home",
+        "--managed-root",
+        "root",
+    ];
+    let three = [
+        "--harness",
+        "claude-code",
+        "--harness",
+        "codex",
+        "--harness",
+        "opencode",
+    ];
+    let columns = output(t.path(), &[&["repo"][..], &local, &three].concat());
+    let shared = output(t.path(), &[&["repo"][..], &local].concat());
+    for (name, text) in [("local_view_three", &columns), ("local_view_six", &shared)] {
+        for layer in ["user", "local", "managed", "plugin"] {
+            assert!(
+                text.contains(&format!("startup ({layer}")),
+                "{name}: {layer}\n{text}"
+            );
+            assert!(
+                text.contains(&format!("({layer}) = ")),
+                "{name}: {layer}\n{text}"
+            );
+        }
+        let wide: Vec<&str> = text.lines().filter(|l| l.chars().count() > 80).collect();
+        assert!(wide.is_empty(), "{name}: {wide:?}");
+        insta::assert_snapshot!(name, text);
+    }
+    // Each row's mark is its own item's layer.
+    let row = |label: &str| {
+        columns
+            .lines()
+            .find(|l| l.get(2..).is_some_and(|l| l.starts_with(label)))
+            .unwrap_or_else(|| panic!("no row {label}: {columns}"))
+    };
+    assert!(row("/etc/…/CLAUDE.md").contains("startup (managed)"));
+    assert!(row("CLAUDE.local.md").contains("startup (local)"));
+    assert!(row("tools:lint").contains("startup (plugin)"));
+    assert!(row("standup").contains("startup (user)"));
+    assert!(row("AGENTS.md").contains("startup (import)"));
+    let repo = output(
+        t.path(),
+        &["repo", "--harness", "claude-code", "--harness", "codex"],
+    );
+    for layer in ["user", "local", "managed", "plugin"] {
+        assert!(!repo.contains(&format!("({layer}")), "{layer}\n{repo}");
+    }
+}

@@ -266,7 +266,7 @@ fn the_aggregate_budget_diagnostic_stays_short_with_thousands_of_skills() {
         .all(|s| s.advertisement.shown_description.as_deref() == Some("")));
     let d = diags(&cfg, D::SkillListingShortened);
     assert_eq!(d.len(), 1);
-    assert!(d[0].message.contains("1000 skills"), "{}", d[0].message);
+    assert!(d[0].message.contains("1,000 skills"), "{}", d[0].message);
     assert!(d[0].message.chars().count() < 500, "{}", d[0].message);
     let cfg = compile_dir(t.path(), &at_root());
     let dropped = cfg
