@@ -262,13 +262,8 @@ pub fn assert_every_home_source_is_a_row(
         for version in adapter.profiled_versions() {
             let rows = home_rows_of(adapter, version);
             let config = compile_with_home(adapter, &case, version);
-            let skills = config
-                .skills
-                .iter()
-                .map(|s| s.source.path.as_str().to_string());
-            for path in item_sources(&config).into_iter().chain(skills) {
-                let outside = path.starts_with("~/") || path.starts_with('/');
-                if outside && !rows.is_match(&path) && !named_elsewhere(&config, &path) {
+            for path in home_sources(&config) {
+                if !rows.is_match(&path) && !named_elsewhere(&config, &path) {
                     missing.push(format!("{version} {}: {path}", case.id));
                 }
             }
@@ -284,9 +279,26 @@ pub fn assert_every_home_source_is_a_row(
     );
 }
 
-/// `adapter`'s local-mode compilation of the fixture case `case` under
-/// release `version`, with the case's home, managed files and profile.
-fn compile_with_home(
+/// The files of the home (`~/...`) and of the machine (`/...`) that the
+/// items of `config` ([`item_sources`]) and its skills come from.
+pub fn home_sources(config: &EffectiveAgentConfig) -> Vec<String> {
+    let skills = config
+        .skills
+        .iter()
+        .map(|s| s.source.path.as_str().to_string());
+    item_sources(config)
+        .into_iter()
+        .chain(skills)
+        .filter(|p| p.starts_with("~/") || p.starts_with('/'))
+        .collect()
+}
+
+/// `adapter`'s local-mode compilation of the fixture case `case` (a case
+/// of `oracle/cases.toml` with a `fixture` and a `home`) under release
+/// `version`, with the case's home, managed files (else an empty machine
+/// root) and profile, and no harness variable set. Panics on a case
+/// without a fixture or a home.
+pub fn compile_with_home(
     adapter: &dyn Adapter,
     case: &crate::oracle::Case,
     version: &str,
