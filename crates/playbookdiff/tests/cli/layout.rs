@@ -196,9 +196,7 @@ fn home_and_managed_root_help_name_every_directory_read() {
             } else {
                 &managed
             };
-            let named = text
-                .split(|c: char| c == ',' || c == '(' || c == ')' || c == ' ')
-                .any(|w| w == dir);
+            let named = text.split([',', '(', ')', ' ']).any(|w| w == dir);
             assert!(
                 named,
                 "{}: {dir} is not named in: {text}",
