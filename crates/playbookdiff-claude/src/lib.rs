@@ -168,6 +168,9 @@ pub const SURFACES: &[Surface] = &[
         .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Commands, "**/.claude/commands/**/*.md")
         .keys(&["description"]),
+    Surface::new(SurfaceKind::Commands, "~/.claude/commands/**/*.md")
+        .scope(Scope::User)
+        .note("Read in local mode only (`--mode local`); offered as skills."),
     Surface::new(SurfaceKind::Subagents, "**/.claude/agents/**/*.md")
         .keys(&["name", "description", "tools", "disallowedTools", "model"]),
     Surface::new(SurfaceKind::Subagents, "~/.claude/agents/**/*.md")
@@ -176,6 +179,9 @@ pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::OutputStyles, "**/.claude/output-styles/*.md")
         .keys(&["name", "description"])
         .note("The style `outputStyle` names replaces part of the system prompt."),
+    Surface::new(SurfaceKind::OutputStyles, "~/.claude/output-styles/*.md")
+        .scope(Scope::User)
+        .note("Read in local mode only (`--mode local`)."),
     SETTINGS,
     SETTINGS_LOCAL,
     Surface::new(SurfaceKind::Settings, "~/.claude/settings.json")
@@ -205,6 +211,9 @@ pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::McpServers, "~/.claude.json")
         .scope(Scope::User)
         .note("Read in local mode only (`--mode local`)."),
+    Surface::new(SurfaceKind::Plugins, "~/.claude/plugins/**")
+        .scope(Scope::User)
+        .note("Read in local mode only (`--mode local`): `installed_plugins.json` and each enabled plugin's skills, commands, subagents, hooks, MCP servers and output styles."),
     MARKETPLACE,
     PLUGIN_MANIFEST,
     Surface::new(SurfaceKind::Plugins, SETTINGS.pattern)

@@ -156,8 +156,8 @@ pub const HOOKS_JSON: Surface = Surface::new(SurfaceKind::Hooks, "**/.codex/hook
 /// `AGENTS.md` and `AGENTS.override.md` in every directory, the `.codex`
 /// layer (`config.toml`, `hooks.json`, custom agents and the scripts kept
 /// beside them), the `.agents` and `.codex` skills roots, plugin manifests
-/// that name a skill namespace, and the user's and system files the
-/// analysis does not read. Sources: spec 004 "Configuration layers",
+/// that name a skill namespace, and the user's and system files local
+/// mode reads. Sources: spec 004 "Configuration layers",
 /// "Skills"; surfaces-and-guard (hooks in `.codex/hooks.json`); the Codex
 /// subagents documentation; [`profile::Facts::plugin_manifests`].
 pub const SURFACES: &[Surface] = &[
@@ -170,13 +170,21 @@ pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::Instructions, "~/.codex/AGENTS.md")
         .scope(Scope::User)
         .note("Read in local mode only (`--mode local`), with `AGENTS.override.md` beside it."),
+    Surface::new(SurfaceKind::Instructions, "~/.codex/AGENTS.override.md")
+        .scope(Scope::User)
+        .note("Read in local mode only (`--mode local`); replaces the global `AGENTS.md`."),
     Surface::new(SurfaceKind::Skills, "**/.agents/skills/**/SKILL.md")
         .keys(&["name", "description"]),
     Surface::new(SurfaceKind::Skills, "**/.codex/skills/**/SKILL.md")
         .keys(&["name", "description"]),
     Surface::new(SurfaceKind::Skills, "~/.agents/skills/**/SKILL.md")
         .scope(Scope::User)
-        .not_read(),
+        .keys(&["name", "description"])
+        .note("Read in local mode only (`--mode local`), listed with the project's skills."),
+    Surface::new(SurfaceKind::Skills, "~/.codex/skills/**/SKILL.md")
+        .scope(Scope::User)
+        .keys(&["name", "description"])
+        .note("Read in local mode only (`--mode local`): the user's skills, and the system skills of `.system` (scope `builtin`)."),
     Surface::new(SurfaceKind::Skills, "/etc/codex/skills/**/SKILL.md")
         .scope(Scope::Managed)
         .keys(&["name", "description"])
@@ -210,6 +218,10 @@ pub const SURFACES: &[Surface] = &[
         .scope(Scope::User)
         .keys(&["mcp_servers", "projects", "hooks", "hooks.state"])
         .note("Read in local mode only (`--mode local`): MCP servers, hooks and the user's trust in each hook, the trust of projects; not yet its other settings."),
+    Surface::new(SurfaceKind::Settings, "~/.codex/*.config.toml")
+        .scope(Scope::User)
+        .keys(&["mcp_servers", "hooks", "skills.config", "sandbox_mode", "approval_policy"])
+        .note("The layer of `--profile NAME` (`NAME.config.toml`), read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Hooks, "~/.codex/hooks.json")
         .scope(Scope::User)
         .note("Read in local mode only (`--mode local`)."),

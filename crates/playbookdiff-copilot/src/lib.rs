@@ -98,7 +98,7 @@ pub const MCP_FILES: [Surface; 2] = [
 
 /// Copilot CLI's layout ([`playbookdiff_adapter::Adapter::surfaces`]):
 /// its own `.github` files, the other agents' files it reads too, and
-/// the user's files the analysis does not read (see the crate
+/// the user's files local mode reads (see the crate
 /// documentation and its modules for the observations).
 pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::Instructions, "**/AGENTS.md").tokens(&["@path"]),
@@ -166,9 +166,15 @@ pub const SURFACES: &[Surface] = &[
         "disable-model-invocation",
         "infer",
     ]),
-    Surface::new(SurfaceKind::Subagents, "~/.copilot/agents/*.agent.md")
+    Surface::new(SurfaceKind::Subagents, "~/.copilot/agents/*.md")
+        .scope(Scope::User)
+        .note("Read in local mode only (`--mode local`); `NAME.agent.md` wins over `NAME.md`."),
+    Surface::new(SurfaceKind::Subagents, "~/.claude/agents/*.md")
         .scope(Scope::User)
         .note(LOCAL_ONLY),
+    Surface::new(SurfaceKind::Plugins, "~/.copilot/installed-plugins/**")
+        .scope(Scope::User)
+        .note("Read in local mode only (`--mode local`): each enabled plugin's skills, commands, custom agents, MCP servers and hooks."),
     Surface::new(SurfaceKind::Hooks, ".github/hooks/*.json")
         .keys(&["hooks", "disableAllHooks"])
         .tokens(&["$CLAUDE_PROJECT_DIR"]),

@@ -147,8 +147,8 @@ const LOCAL_ONLY: &str = "Read in local mode only (`--mode local`).";
 /// Gemini CLI's layout ([`playbookdiff_adapter::Adapter::surfaces`]):
 /// `GEMINI.md` in every directory (and the names `context.fileName`
 /// gives), `.gemini` (settings, skills, commands, agents), the
-/// `.agents` skills root, and the user's and system files the analysis
-/// does not read. Sources: `GEMINI_DIR` in
+/// `.agents` skills root, and the user's and system files local mode
+/// reads. Sources: `GEMINI_DIR` in
 /// `packages/core/src/utils/paths.ts`, `docs/cli/gemini-md.md`, the
 /// settings, commands, subagents, hooks and extensions documentation.
 pub const SURFACES: &[Surface] = &[
@@ -181,6 +181,10 @@ pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::Subagents, "**/.gemini/agents/*.md")
         .keys(&["name", "description", "tools", "model"])
         .note("Loaded only once the user acknowledged each file."),
+    Surface::new(SurfaceKind::Subagents, "~/.gemini/agents/*.md")
+        .keys(&["name", "description", "tools", "model"])
+        .scope(Scope::User)
+        .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Hooks, SETTINGS.pattern)
         .keys(&["hooks", "hooksConfig.enabled", "hooksConfig.disabled"])
         .tokens(&["$GEMINI_PROJECT_DIR", "$CLAUDE_PROJECT_DIR", "$GEMINI_CWD"]),
@@ -191,6 +195,9 @@ pub const SURFACES: &[Surface] = &[
         .keys(&["name", "version", "contextFileName", "mcpServers"])
         .scope(Scope::User)
         .note("Read in local mode only (`--mode local`), with `extension-enablement.json`; its `commands/` and `skills/` too."),
+    Surface::new(SurfaceKind::Plugins, "~/.gemini/extensions/**")
+        .scope(Scope::User)
+        .note("Read in local mode only (`--mode local`): each active extension's context files, commands, skills, hooks, subagents and policies."),
     Surface::new(SurfaceKind::McpServers, SETTINGS.pattern)
         .keys(&["mcpServers", "mcp.allowed", "mcp.excluded"])
         .tokens(&["$VAR", "${VAR}"]),

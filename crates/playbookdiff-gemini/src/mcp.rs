@@ -303,7 +303,7 @@ fn values(
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::McpLiteralSecret,
-                    format!("MCP server {:?} sets {field} {k} to a literal value that looks like a secret (redacted here); it is committed to the repository. Write ${} instead and rotate the secret.", s.name, if secret_name(k) { k.as_str() } else { "VAR" }),
+                    format!("MCP server {:?} sets {field} {k} to a literal value that looks like a secret (redacted here); {}. Write ${} instead and rotate the secret.", s.name, playbookdiff_model::redact::secret_location(&s.source.path), if secret_name(k) { k.as_str() } else { "VAR" }),
                 )
                 .at(s.source.clone())
                 .about(format!("{}.{field}.{k}", s.name)),

@@ -399,6 +399,19 @@ pub fn classify_value(name: &str, value: &str) -> (ConfiguredValue, bool) {
     )
 }
 
+/// Where a literal secret found in the file at `path` lies, as a clause
+/// for a diagnostic's message: "it is committed to the repository" for a
+/// repository file, "it is written in a file of the user's or the
+/// machine's, outside the repository" for a file local mode reads from
+/// the home or the machine ([`crate::RepoPath::is_on_machine`]).
+pub fn secret_location(path: &crate::RepoPath) -> &'static str {
+    if path.is_on_machine() {
+        "it is written in a file of the user's or the machine's, outside the repository"
+    } else {
+        "it is committed to the repository"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -168,8 +168,8 @@ pub const CONFIG_FILES: [Surface; 2] = [
 /// configuration layers ([`CONFIG_FILES`], also inside `.opencode`),
 /// everything under `.opencode` (agents, commands, skills, plugin
 /// modules), the skills it reads from `.claude/skills` and
-/// `.agents/skills`, and the user's and managed files the analysis does
-/// not read. Sources: `packages/opencode/src/session/instruction.ts`,
+/// `.agents/skills`, and the user's and managed files local mode reads.
+/// Sources: `packages/opencode/src/session/instruction.ts`,
 /// `config/agent.ts`, `config/command.ts`, `config/plugin.ts`;
 /// opencode.ai/docs "Config", "Agent Skills", "Plugins".
 pub const SURFACES: &[Surface] = &[
@@ -222,10 +222,24 @@ pub const SURFACES: &[Surface] = &[
     CONFIG_FILES[1],
     Surface::new(SurfaceKind::Settings, "**/.opencode/opencode.json"),
     Surface::new(SurfaceKind::Settings, "**/.opencode/opencode.jsonc"),
-    Surface::new(SurfaceKind::Settings, "~/.config/opencode/opencode.json")
+    Surface::new(SurfaceKind::Settings, "~/.config/opencode/{config.json,opencode.json,opencode.jsonc}")
         .keys(&["instructions", "mcp", "agent", "command", "permission", "skills.paths"])
         .scope(Scope::User)
+        .note("Read in local mode only (`--mode local`), merged in that order."),
+    Surface::new(SurfaceKind::Subagents, "~/.config/opencode/{agent,agents,mode,modes}/**/*.md")
+        .keys(&["description", "mode", "model", "tools", "disable"])
+        .scope(Scope::User)
         .note(LOCAL_ONLY),
+    Surface::new(SurfaceKind::Commands, "~/.config/opencode/{command,commands}/**/*.md")
+        .keys(&["description", "agent"])
+        .scope(Scope::User)
+        .note(LOCAL_ONLY),
+    Surface::new(SurfaceKind::Plugins, "~/.config/opencode/{plugin,plugins}/*.{js,ts}")
+        .scope(Scope::User)
+        .note("Read in local mode only (`--mode local`): the hook names each module writes, never run."),
+    Surface::new(SurfaceKind::Directory, "~/.opencode/**")
+        .scope(Scope::User)
+        .note("Read in local mode only (`--mode local`), after the project's `.opencode` directories: configuration, agents, commands, plugins and skills."),
     Surface::new(SurfaceKind::Settings, "/etc/opencode/opencode.json")
         .scope(Scope::Managed)
         .note(LOCAL_ONLY),

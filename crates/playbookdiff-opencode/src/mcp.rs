@@ -149,7 +149,7 @@ fn named_values(
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::McpLiteralSecret,
-                    format!("MCP server {name:?} sets {field} {k} to a literal value that looks like a secret (redacted here); it is committed to the repository. Use {{env:{}}} instead and rotate the secret.", if secret_name(k) { k.to_string() } else { "VAR".to_string() }),
+                    format!("MCP server {name:?} sets {field} {k} to a literal value that looks like a secret (redacted here); {}. Use {{env:{}}} instead and rotate the secret.", playbookdiff_model::redact::secret_location(&source.path), if secret_name(k) { k.to_string() } else { "VAR".to_string() }),
                 )
                 .at(source.clone())
                 .about(format!("{name}.{field}.{k}")),

@@ -10,9 +10,14 @@
 //!   compilation comes from matches a row of the table, apart from the
 //!   files another file names (imports, configured instruction names,
 //!   configured skill paths): the adapter reads nothing the table omits.
+//! * [`assert_every_home_source_is_a_row`]: the same for the files of the
+//!   user's home and of the machine that local mode reads, over the
+//!   oracle's fixture homes: `playbookdiff layout` lists them, and the
+//!   guard, which protects the table's user and managed rows, refuses a
+//!   write to each.
 
 use crate::{at_root, compile_dir, Ctx};
-use playbookdiff_adapter::{Adapter, Scope, Surface, SurfaceKind};
+use playbookdiff_adapter::{Adapter, Analysis, Inputs, Scope, Surface, SurfaceKind};
 use playbookdiff_model::{EffectiveAgentConfig, InstructionKind};
 use std::path::Path;
 
@@ -223,6 +228,111 @@ fn rows_of(adapter: &dyn Adapter, version: &str) -> globset::GlobSet {
     let mut set = globset::GlobSetBuilder::new();
     for row in adapter.surfaces() {
         if row.in_repository() && row.read_by(version) {
+            let glob = globset::GlobBuilder::new(row.pattern)
+                .literal_separator(true)
+                .build()
+                .unwrap_or_else(|e| panic!("{}: {e}", row.pattern));
+            set.add(glob);
+        }
+    }
+    set.build().unwrap()
+}
+
+/// Asserts that every file of the user's home or of the machine (a path
+/// starting with `~/` or `/`) that an item or a skill of `adapter`'s
+/// local-mode compilation comes from matches a user or managed row of the
+/// table that the release reads and that the analysis reads (not
+/// [`Analysis::NotRead`]), unless `named_elsewhere` says another file
+/// names it (a configured skill path). The compilations are those of
+/// every fixture case of `oracle/cases.toml` with a fixture home, whichever
+/// agents it was recorded with, launched in its cwd with its home
+/// ([`crate::oracle::home_copy`]), its managed files (else an empty
+/// machine root) and its profile, under every profiled release; the
+/// harnesses' variables (`CODEX_HOME`...) are not set, so each file is
+/// named from `~/` as the table names it.
+pub fn assert_every_home_source_is_a_row(
+    adapter: &dyn Adapter,
+    named_elsewhere: impl Fn(&EffectiveAgentConfig, &str) -> bool,
+) {
+    let mut missing = Vec::new();
+    for case in crate::oracle::cases() {
+        if case.home.is_none() || case.fixture.is_none() {
+            continue;
+        }
+        for version in adapter.profiled_versions() {
+            let rows = home_rows_of(adapter, version);
+            let config = compile_with_home(adapter, &case, version);
+            for path in home_sources(&config) {
+                if !rows.is_match(&path) && !named_elsewhere(&config, &path) {
+                    missing.push(format!("{version} {}: {path}", case.id));
+                }
+            }
+        }
+    }
+    missing.sort();
+    missing.dedup();
+    assert!(
+        missing.is_empty(),
+        "{}: files of the home or the machine read that no user or managed row of the table names:\n{}",
+        adapter.harness(),
+        missing.join("\n")
+    );
+}
+
+/// The files of the home (`~/...`) and of the machine (`/...`) that the
+/// items of `config` ([`item_sources`]) and its skills come from.
+pub fn home_sources(config: &EffectiveAgentConfig) -> Vec<String> {
+    let skills = config
+        .skills
+        .iter()
+        .map(|s| s.source.path.as_str().to_string());
+    item_sources(config)
+        .into_iter()
+        .chain(skills)
+        .filter(|p| p.starts_with("~/") || p.starts_with('/'))
+        .collect()
+}
+
+/// `adapter`'s local-mode compilation of the fixture case `case` (a case
+/// of `oracle/cases.toml` with a `fixture` and a `home`) under release
+/// `version`, with the case's home, managed files (else an empty machine
+/// root) and profile, and no harness variable set. Panics on a case
+/// without a fixture or a home.
+pub fn compile_with_home(
+    adapter: &dyn Adapter,
+    case: &crate::oracle::Case,
+    version: &str,
+) -> EffectiveAgentConfig {
+    let mut temps = Vec::new();
+    let root = crate::oracle::materialize(case, &mut temps).expect("a fixture case");
+    let home = crate::oracle::home_copy(case, &root, &mut temps).expect("a case with a home");
+    let empty = tempfile::tempdir().unwrap();
+    let managed = case.managed.as_ref().map_or_else(
+        || empty.path().to_path_buf(),
+        |m| crate::corpus::workspace().join(m),
+    );
+    let mut machine = playbookdiff_source::Machine::new(Some(home)).with_root(managed);
+    if let Some(profile) = &case.profile {
+        machine = machine.with_profile(profile);
+    }
+    let tree = playbookdiff_source::WorkingTree::open(&root).expect("the case's repository");
+    let repo = playbookdiff_source::Repo::new(&tree);
+    let ctx = at_root().cwd(&case.cwd).local();
+    let inputs = Inputs {
+        version: Some(version),
+        machine: Some(&machine),
+        ..Inputs::default()
+    };
+    adapter.compile_with(&repo, &ctx.context(), &inputs)
+}
+
+/// The user and managed rows of `adapter`'s table that release `version`
+/// reads and the analysis reads, as one set of globs.
+fn home_rows_of(adapter: &dyn Adapter, version: &str) -> globset::GlobSet {
+    let mut set = globset::GlobSetBuilder::new();
+    for row in adapter.surfaces() {
+        let home = matches!(row.scope, Scope::User | Scope::Managed);
+        if home && row.analysis != Analysis::NotRead && row.read_by(version) {
             let glob = globset::GlobBuilder::new(row.pattern)
                 .literal_separator(true)
                 .build()

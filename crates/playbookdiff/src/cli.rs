@@ -1012,14 +1012,16 @@ pub(crate) struct ContextArgs {
     pub outside_root: bool,
 
     /// With --mode local, the home directory whose agent configuration is
-    /// read (~/.claude, ~/.claude.json, ~/.codex, ~/.config/opencode)
+    /// read (~/.claude, ~/.claude.json, ~/.codex, ~/.agents,
+    /// ~/.config/opencode, ~/.opencode, ~/.gemini, ~/.copilot, ~/.cursor)
     /// [default: the home directory of the user running the command]
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
 
     /// With --mode local, the directory that stands for `/` when the
-    /// managed configuration is read (/etc/claude-code, /etc/codex), e.g. a
-    /// copy of another machine's files [default: /]
+    /// managed configuration is read (/etc/claude-code, /etc/codex,
+    /// /etc/gemini-cli, /etc/opencode), e.g. a copy of another machine's
+    /// files [default: /]
     #[arg(long, value_name = "DIR")]
     pub managed_root: Option<PathBuf>,
 

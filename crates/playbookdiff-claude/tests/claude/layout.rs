@@ -36,3 +36,14 @@ const EXAMPLE: Example<'static> = Example {
     alone: &["**/AGENTS.md", "**/.claude/AGENTS.md"],
     plugin_dir: "plug",
 };
+
+/// Every file of the user's home or of the machine that local mode reads
+/// for the oracle's fixture homes is a user or managed row of the table
+/// (which `playbookdiff layout` prints and the guard protects).
+#[test]
+fn every_home_file_read_is_a_row_of_the_table() {
+    playbookdiff_testkit::layout::assert_every_home_source_is_a_row(
+        &playbookdiff_claude::ADAPTER,
+        |_, _| false,
+    );
+}

@@ -174,3 +174,61 @@ fn every_adapter_home_variable_is_refused_to_set() {
         .sum();
     assert!(declared >= 3, "the adapters declare their home variables");
 }
+
+/// Every file of the user's home or of the machine that an adapter's
+/// local-mode compilation of an oracle case with a fixture home reads
+/// is refused as agent configuration when an agent writes it (a home
+/// skill, subagent, command, plugin module or settings file changes what
+/// the agents load, as a repository's does), apart from the skills of a
+/// directory OpenCode's `skills.paths` names, which no table can name.
+#[test]
+fn every_home_file_an_adapter_reads_is_protected() {
+    let mut policy = surfaces_only();
+    policy.home = Some(PathBuf::from("/home/u"));
+    let mut unprotected = Vec::new();
+    let mut checked = 0;
+    for case in playbookdiff_testkit::oracle::cases() {
+        if case.home.is_none() || case.fixture.is_none() {
+            continue;
+        }
+        for adapter in playbookdiff_registry::adapters() {
+            for version in adapter.profiled_versions() {
+                let config =
+                    playbookdiff_testkit::layout::compile_with_home(*adapter, &case, version);
+                for path in playbookdiff_testkit::layout::home_sources(&config) {
+                    if in_configured_skill_path(&config, &path) {
+                        continue;
+                    }
+                    checked += 1;
+                    let abs = match path.strip_prefix("~/") {
+                        Some(rel) => Path::new("/home/u").join(rel),
+                        None => PathBuf::from(&path),
+                    };
+                    if policy.outside_rule(&abs).is_none() {
+                        unprotected.push(format!("{} {version}: {path}", adapter.harness()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} home files checked");
+    unprotected.sort();
+    unprotected.dedup();
+    assert!(
+        unprotected.is_empty(),
+        "{} home files unprotected:\n{}",
+        unprotected.len(),
+        unprotected.join("\n")
+    );
+}
+
+/// Whether `path` is a skill found in a directory a setting names
+/// (OpenCode's `skills.paths`: its reason names that directory, not one
+/// of the agent's own skill roots).
+fn in_configured_skill_path(config: &playbookdiff_model::EffectiveAgentConfig, path: &str) -> bool {
+    config.skills.iter().any(|s| {
+        s.source.path.as_str() == path
+            && s.reason.starts_with("Found in the ")
+            && !s.reason.starts_with("Found in the .")
+    })
+}

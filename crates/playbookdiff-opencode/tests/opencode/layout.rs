@@ -41,3 +41,21 @@ const EXAMPLE: Example<'static> = Example {
     alone: &[],
     plugin_dir: "plug",
 };
+
+/// Every file of the user's home or of the machine that local mode reads
+/// for the oracle's fixture homes is a user or managed row of the table
+/// (which `playbookdiff layout` prints and the guard protects), apart
+/// from the skills of the directories `skills.paths` names.
+#[test]
+fn every_home_file_read_is_a_row_of_the_table() {
+    playbookdiff_testkit::layout::assert_every_home_source_is_a_row(
+        &playbookdiff_opencode::ADAPTER,
+        |config, path| {
+            config.skills.iter().any(|s| {
+                s.source.path.as_str() == path
+                    && s.reason.starts_with("Found in the ")
+                    && !s.reason.starts_with("Found in the .")
+            })
+        },
+    );
+}

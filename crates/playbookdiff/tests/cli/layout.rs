@@ -138,3 +138,72 @@ fn unknown_harness_is_one_line() {
     let line = crate::cli::refused(&mut layout(&["--harness", "nope"]));
     assert!(line.contains("claude-code"), "{line}");
 }
+
+/// The top directory of a user or managed row of a table that the
+/// analysis reads (`~/.gemini`, `~/.config/opencode`, `/etc/codex`, and
+/// `~/.claude.json` for a file at the top), as the help names it.
+fn top_directory(pattern: &str) -> Option<String> {
+    let (prefix, rest) = match pattern.strip_prefix("~/") {
+        Some(rest) => ("~/", rest),
+        None => ("/", pattern.strip_prefix('/')?),
+    };
+    let parts: Vec<&str> = rest.split('/').collect();
+    let depth = if matches!(parts[0], ".config" | "etc") {
+        2
+    } else {
+        1
+    };
+    Some(format!(
+        "{prefix}{}",
+        parts[..depth.min(parts.len())].join("/")
+    ))
+}
+
+/// The help of `--home` names every directory of the home, and that of
+/// `--managed-root` every directory of the machine, that a row of an
+/// adapter's table reads in local mode.
+#[test]
+fn home_and_managed_root_help_name_every_directory_read() {
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .arg("--help")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let help = String::from_utf8(out).unwrap().replace('\n', " ");
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let option = |name: &str| {
+        let start = help.find(name).expect("the option is in the help");
+        let end = help[start..]
+            .find("[default")
+            .map_or(help.len(), |e| start + e);
+        help[start..end].to_string()
+    };
+    let (home, managed) = (option("--home <DIR>"), option("--managed-root <DIR>"));
+    let mut checked = 0;
+    for adapter in playbookdiff_registry::adapters() {
+        for row in adapter.surfaces() {
+            if row.analysis == playbookdiff_model::layout::Analysis::NotRead {
+                continue;
+            }
+            let Some(dir) = top_directory(row.pattern) else {
+                continue;
+            };
+            let text = if dir.starts_with("~/") {
+                &home
+            } else {
+                &managed
+            };
+            let named = text.split([',', '(', ')', ' ']).any(|w| w == dir);
+            assert!(
+                named,
+                "{}: {dir} is not named in: {text}",
+                adapter.harness()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "only {checked} rows checked");
+}

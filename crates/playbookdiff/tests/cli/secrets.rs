@@ -239,3 +239,85 @@ fn no_secret_of_the_wellknown_sign_in_case_is_printed() {
         }
     }
 }
+
+/// Each harness's user MCP file, with a literal secret in a server's
+/// environment: `(harness, path in the home, content)`.
+const USER_MCP_FILES: &[(&str, &str, &str)] = &[
+    (
+        "claude-code",
+        ".claude.json",
+        r#"{"mcpServers": {"u": {"command": "npx", "env": {"API_KEY": "Zq7SECRET-user-claude"}}}}"#,
+    ),
+    (
+        "codex",
+        ".codex/config.toml",
+        "[mcp_servers.u]\ncommand = \"npx\"\nenv = { API_KEY = \"Zq7SECRET-user-codex\" }\n",
+    ),
+    (
+        "copilot",
+        ".copilot/mcp-config.json",
+        r#"{"mcpServers": {"u": {"type": "local", "command": "npx", "args": [], "tools": ["*"], "env": {"API_KEY": "Zq7SECRET-user-copilot"}}}}"#,
+    ),
+    (
+        "cursor",
+        ".cursor/mcp.json",
+        r#"{"mcpServers": {"u": {"command": "npx", "env": {"API_KEY": "Zq7SECRET-user-cursor"}}}}"#,
+    ),
+    (
+        "gemini",
+        ".gemini/settings.json",
+        r#"{"mcpServers": {"u": {"command": "npx", "env": {"API_KEY": "Zq7SECRET-user-gemini"}}}}"#,
+    ),
+    (
+        "opencode",
+        ".config/opencode/opencode.json",
+        r#"{"mcp": {"u": {"type": "local", "command": ["npx"], "environment": {"API_KEY": "Zq7SECRET-user-opencode"}}}}"#,
+    ),
+];
+
+/// A literal secret in a user's MCP file (local mode) is reported at that
+/// file, for every harness, without its value and without the claim
+/// that it is committed to the repository: the file is the user's.
+#[test]
+fn a_literal_secret_in_a_user_file_is_not_said_to_be_committed() {
+    let repo = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    for (_, path, content) in USER_MCP_FILES {
+        let file = home.path().join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, content).unwrap();
+    }
+    for (harness, path, _) in USER_MCP_FILES {
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .args(["compile", "--root", "--mode", "local", "--format", "json"])
+            .args(["--harness", harness, "--home"])
+            .arg(home.path())
+            .arg(repo.path())
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let text = String::from_utf8(out).unwrap();
+        assert!(!text.contains(MARKER), "{harness}: a secret printed");
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let secrets: Vec<&serde_json::Value> = doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "mcp-literal-secret")
+            .collect();
+        let at_file = format!("~/{path}");
+        assert!(
+            secrets
+                .iter()
+                .any(|d| d["source"]["path"] == at_file.as_str()),
+            "{harness}: no mcp-literal-secret at {at_file}: {secrets:?}"
+        );
+        for d in secrets {
+            let message = d["message"].as_str().unwrap();
+            assert!(!message.contains("committed"), "{harness}: {message}");
+        }
+    }
+}
