@@ -119,7 +119,7 @@ pub struct Facts {
     /// a `hook-not-modelled` diagnostic says so.
     pub hooks_run: bool,
     /// A hook that is not managed runs only once the user trusts its
-    /// hash (`[hooks.state."KEY"] trusted_hash`, [`crate::hook_trust`]);
+    /// hash (`[hooks.state."KEY"] trusted_hash`, `hook_trust.rs`);
     /// before, every hook a trusted project or the user registers runs
     /// (case `oracle.codex_hooks_fire`: the app server's `hooks/list` of
     /// 0.128.0 gives no hook a trust status, that of 0.129.0 each
