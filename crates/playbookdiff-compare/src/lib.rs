@@ -148,7 +148,7 @@ pub struct Cell {
     /// the machine), `plugin` (a plugin installed there), `local` (a
     /// personal file of the working tree, or this project's entry in a
     /// user file). Absent for the project's items and the built-in ones;
-    /// see [`Cell::in_layer_of`].
+    /// see `Cell::in_layer_of`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layer: Option<SourceScope>,
 }
