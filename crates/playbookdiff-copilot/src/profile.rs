@@ -316,7 +316,10 @@ pub(crate) struct Profile {
     /// the project's `build` listed rather than the user's, and
     /// `~/.copilot/skills/lint` rather than `~/.agents/skills/lint`; 1.0.24
     /// lists `~/.claude/skills/tidy`, 1.0.102 does not read that root;
-    /// bisected: 1.0.34 lists it, 1.0.39 does not).
+    /// bisected: 1.0.34 lists it, 1.0.39 does not); `~/.agents/skills`
+    /// from 1.0.11 (1.0.24 `app.js`, the skill roots: the source
+    /// `personal-agents`, which 1.0.10's code lacks; before it the user's
+    /// skills come from `~/.copilot/skills` and `~/.claude/skills`).
     pub user_skill_roots: &'static [&'static str],
     /// The user's settings file below the home, whose `hooks` run (with
     /// its `disableAllHooks`): 1.0.24 reads `~/.copilot/config.json`
@@ -627,6 +630,7 @@ const OF_0_0_368: Profile = Profile {
     hook_groups: false,
     skill_names: SkillNames::HyphensOnly,
     skill_roots: &[".github/skills", ".claude/skills"],
+    user_skill_roots: &[".copilot/skills", ".claude/skills"],
     claude_commands: false,
     claude_agents: false,
     instruction_blocks: false,
@@ -1020,6 +1024,13 @@ pub(crate) const CHANGES: &[Change] = &[
         evidence: "bisected (case `copilot.skills_agents_mcp`): the `task` tool of 1.0.10 names `helper` and `reviewer`, that of 1.0.11 none",
     },
     Change {
+        fact: Fact::UserSkillRoots,
+        name: "user_skill_roots",
+        since: "1.0.11",
+        summary: "The user's skills are read from `~/.agents/skills` too, after `~/.copilot/skills`.",
+        evidence: "bisected on the agent's code (behaviour `copilot.user-agents-skills`): 1.0.10 lacks the skill source `personal-agents`, 1.0.11 holds it (1.0.24 `app.js`: `~/.agents/skills` between `~/.copilot/skills` and `~/.claude/skills`); case `oracle.local_user_layers.home-copilot-agents-skill` recorded on both sides",
+    },
+    Change {
         fact: Fact::CustomAgentsListed,
         name: "custom_agents_listed",
         since: "1.0.12",
@@ -1369,11 +1380,15 @@ mod tests {
     /// file sent from 1.0.64; the window's first release lists no custom
     /// agent, 1.0.12 does; the user's hooks come from `config.json` up to
     /// 1.0.92, from `settings.json` in 1.0.102; Claude Code's agents and
-    /// commands are read from 0.0.399, `.agents/skills` from 0.0.401.
+    /// commands are read from 0.0.399, `.agents/skills` from 0.0.401, the
+    /// user's `~/.agents/skills` from 1.0.11; a repeat of any earlier block
+    /// is left out from 1.0.30.
     #[test]
     fn bisected_boundaries() {
         let skills = |v| of(v).user_skill_roots.contains(&".claude/skills");
         assert!(skills("1.0.34") && !skills("1.0.39"));
+        let agents = |v| of(v).user_skill_roots.contains(&".agents/skills");
+        assert!(!agents("1.0.10") && agents("1.0.11"));
         assert!(!of("1.0.29").repeats_left_out_anywhere && of("1.0.30").repeats_left_out_anywhere);
         assert_eq!(of("1.0.63").always_on_texts, AlwaysOnTexts::PerDirectory);
         assert_eq!(of("1.0.64").always_on_texts, AlwaysOnTexts::AnyRepeat);
