@@ -22,7 +22,9 @@
 //!   `oracle.edge_bom_only.in-web.read-web-api-main.py`: a file holding a
 //!   byte order mark and one holding a BOM and CRLF); 1.0.24 leaves out an
 //!   empty file and a repeat only among the names of one directory
-//!   ([`AlwaysOnTexts`]);
+//!   ([`AlwaysOnTexts`]); 1.0.30 to 1.0.63 leave out an empty file and a
+//!   repeat of any earlier block, the first one sent
+//!   ([`Profile::repeats_left_out_anywhere`]);
 //! * nothing below the launch directory at start; 1.0.102 injects such a
 //!   file as a `<system_reminder>` when the agent views a file there;
 //! * then the path-specific instructions and `.claude/rules`

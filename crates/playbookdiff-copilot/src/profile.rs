@@ -1025,7 +1025,7 @@ pub(crate) const CHANGES: &[Change] = &[
     },
     Change {
         fact: Fact::UserSkillRoots,
-        name: "user_skill_roots",
+        name: "user_agents_skills",
         since: "1.0.11",
         summary: "The user's skills are read from `~/.agents/skills` too, after `~/.copilot/skills`.",
         evidence: "bisected on the agent's code (behaviour `copilot.user-agents-skills`): 1.0.10 lacks the skill source `personal-agents`, 1.0.11 holds it (1.0.24 `app.js`: `~/.agents/skills` between `~/.copilot/skills` and `~/.claude/skills`); case `oracle.local_user_layers.home-copilot-agents-skill` recorded on both sides",
