@@ -22,7 +22,9 @@
 //!   `oracle.edge_bom_only.in-web.read-web-api-main.py`: a file holding a
 //!   byte order mark and one holding a BOM and CRLF); 1.0.24 leaves out an
 //!   empty file and a repeat only among the names of one directory
-//!   ([`AlwaysOnTexts`]);
+//!   ([`AlwaysOnTexts`]); 1.0.30 to 1.0.63 leave out an empty file and a
+//!   repeat of any earlier block, the first one sent
+//!   ([`Profile::repeats_left_out_anywhere`]);
 //! * nothing below the launch directory at start; 1.0.102 injects such a
 //!   file as a `<system_reminder>` when the agent views a file there;
 //! * then the path-specific instructions and `.claude/rules`
@@ -431,8 +433,9 @@ impl Builder {
 
     /// The effective entry whose text `e` repeats, when the release
     /// leaves `e` out for it ([`AlwaysOnTexts`]): any earlier block
-    /// (1.0.102), or an earlier `AGENTS.md`, `CLAUDE.md` or `GEMINI.md`
-    /// of the same directory (1.0.24).
+    /// (from 1.0.30, [`Profile::repeats_left_out_anywhere`]), or an
+    /// earlier `AGENTS.md`, `CLAUDE.md` or `GEMINI.md` of the same
+    /// directory (1.0.24).
     fn repeated(&self, e: &Instruction, profile: &Profile, slot: Slot) -> Option<&Instruction> {
         let named_here = |x: &Instruction| {
             x.applies_to == e.applies_to
@@ -444,27 +447,29 @@ impl Builder {
                         .is_some_and(|f| f.eq_ignore_ascii_case(n))
                 })
         };
-        let per_directory = profile.always_on_texts == AlwaysOnTexts::PerDirectory;
-        if per_directory && (slot != Slot::Named || !profile.named_repeats_left_out) {
+        // From 1.0.30 (`repeats_left_out_anywhere`, bisected, behaviour
+        // `copilot.repeat-without-bom`) any earlier block counts and the
+        // texts are compared without a leading byte order mark (case
+        // `oracle.copilot_user_blank_repeat.home-copilot-blank-bom`: the
+        // user's BOM and line end, then an `AGENTS.md` of one line end,
+        // which is not sent; home fuzzer seed 5).
+        let anywhere = profile.always_on_texts == AlwaysOnTexts::AnyRepeat
+            || profile.repeats_left_out_anywhere;
+        let named = slot == Slot::Named && profile.named_repeats_left_out;
+        if !anywhere && !named {
             return None;
         }
-        // 1.0.102 compares the texts without a leading byte order mark (from
-        // 1.0.30, bisected, behaviour `copilot.repeat-without-bom`; tied here
-        // to `AnyRepeat`, 1.0.64, so 1.0.30 to 1.0.63 are not modelled)
-        // (case `oracle.copilot_user_blank_repeat.home-copilot-blank-bom`:
-        // the user's BOM and line end, then an `AGENTS.md` of one line end,
-        // which is not sent; home fuzzer seed 5).
         let text = |c: &str| {
-            if per_directory {
-                c.to_string()
-            } else {
+            if anywhere {
                 c.trim_start_matches('\u{feff}').to_string()
+            } else {
+                c.to_string()
             }
         };
         self.effective.iter().find(|x| {
             x.imported_from.is_none()
                 && text(&x.content) == text(&e.content)
-                && (!per_directory || named_here(x))
+                && (anywhere || named_here(x))
         })
     }
 

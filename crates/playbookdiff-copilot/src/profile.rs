@@ -316,7 +316,10 @@ pub(crate) struct Profile {
     /// the project's `build` listed rather than the user's, and
     /// `~/.copilot/skills/lint` rather than `~/.agents/skills/lint`; 1.0.24
     /// lists `~/.claude/skills/tidy`, 1.0.102 does not read that root;
-    /// bisected: 1.0.34 lists it, 1.0.39 does not).
+    /// bisected: 1.0.34 lists it, 1.0.39 does not); `~/.agents/skills`
+    /// from 1.0.11 (1.0.24 `app.js`, the skill roots: the source
+    /// `personal-agents`, which 1.0.10's code lacks; before it the user's
+    /// skills come from `~/.copilot/skills` and `~/.claude/skills`).
     pub user_skill_roots: &'static [&'static str],
     /// The user's settings file below the home, whose `hooks` run (with
     /// its `disableAllHooks`): 1.0.24 reads `~/.copilot/config.json`
@@ -392,6 +395,17 @@ pub(crate) struct Profile {
     /// 0.0.390 sends the root's `GEMINI.md`, whose text is `AGENTS.md`'s,
     /// as a block of its own, 0.0.394 does not).
     pub named_repeats_left_out: bool,
+    /// Whether, under [`AlwaysOnTexts::PerDirectory`], an always-on file
+    /// whose text, without a byte order mark, is that of any block sent
+    /// before it (the user's file, another directory's, a directory
+    /// between) is left out, the first one sent (1.0.30 and 1.0.63
+    /// `app.js`, the instruction loader: after the per-directory merge,
+    /// every `home`, `repo` and `model` block passes one set of texts
+    /// normalized by a function that removes U+FEFF and other invisible
+    /// characters, zero-width and bidirectional marks, anywhere; 1.0.24
+    /// keeps blocks by id alone). The adapter removes a leading byte
+    /// order mark only, as for [`AlwaysOnTexts::AnyRepeat`].
+    pub repeats_left_out_anywhere: bool,
     /// Whether `AGENTS.md`, `CLAUDE.md` and `GEMINI.md` are found in any
     /// letter case (case `oracle.name_case_variants`: 0.0.410 sends
     /// neither `Agents.md` nor `claude.md`, 0.0.411 both).
@@ -573,6 +587,7 @@ const OF_1_0_24: Profile = Profile {
     non_utf8_agents_skipped: false,
     ancestor_instructions: true,
     named_repeats_left_out: true,
+    repeats_left_out_anywhere: false,
     instruction_names_any_case: true,
     user_hooks_folder: true,
     user_settings_hooks: true,
@@ -615,6 +630,7 @@ const OF_0_0_368: Profile = Profile {
     hook_groups: false,
     skill_names: SkillNames::HyphensOnly,
     skill_roots: &[".github/skills", ".claude/skills"],
+    user_skill_roots: &[".copilot/skills", ".claude/skills"],
     claude_commands: false,
     claude_agents: false,
     instruction_blocks: false,
@@ -680,6 +696,7 @@ const TABLE: &[Profile] = &[
         non_utf8_agents_skipped: true,
         ancestor_instructions: true,
         named_repeats_left_out: true,
+        repeats_left_out_anywhere: true,
         instruction_names_any_case: true,
         user_hooks_folder: true,
         user_settings_hooks: true,
@@ -768,6 +785,8 @@ pub(crate) enum Fact {
     AncestorInstructions,
     /// [`Profile::named_repeats_left_out`].
     NamedRepeatsLeftOut,
+    /// [`Profile::repeats_left_out_anywhere`].
+    RepeatsLeftOutAnywhere,
     /// [`Profile::instruction_names_any_case`].
     InstructionNamesAnyCase,
     /// [`Profile::user_hooks_folder`].
@@ -854,6 +873,9 @@ impl TableFact<Profile> for Fact {
             Fact::NonUtf8AgentsSkipped => f.non_utf8_agents_skipped = n.non_utf8_agents_skipped,
             Fact::AncestorInstructions => f.ancestor_instructions = n.ancestor_instructions,
             Fact::NamedRepeatsLeftOut => f.named_repeats_left_out = n.named_repeats_left_out,
+            Fact::RepeatsLeftOutAnywhere => {
+                f.repeats_left_out_anywhere = n.repeats_left_out_anywhere
+            }
             Fact::InstructionNamesAnyCase => {
                 f.instruction_names_any_case = n.instruction_names_any_case
             }
@@ -1002,6 +1024,13 @@ pub(crate) const CHANGES: &[Change] = &[
         evidence: "bisected (case `copilot.skills_agents_mcp`): the `task` tool of 1.0.10 names `helper` and `reviewer`, that of 1.0.11 none",
     },
     Change {
+        fact: Fact::UserSkillRoots,
+        name: "user_agents_skills",
+        since: "1.0.11",
+        summary: "The user's skills are read from `~/.agents/skills` too, after `~/.copilot/skills`.",
+        evidence: "bisected on the agent's code (behaviour `copilot.user-agents-skills`): 1.0.10 lacks the skill source `personal-agents`, 1.0.11 holds it (1.0.24 `app.js`: `~/.agents/skills` between `~/.copilot/skills` and `~/.claude/skills`); case `oracle.local_user_layers.home-copilot-agents-skill` recorded on both sides",
+    },
+    Change {
         fact: Fact::CustomAgentsListed,
         name: "custom_agents_listed",
         since: "1.0.12",
@@ -1021,6 +1050,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "1.0.24",
         summary: "The release ships the built-in skill `customize-cloud-agent`, listed to the model after the discovered skills.",
         evidence: "bisected on the agent's code (the files its executable unpacks): 1.0.22 holds no `name: customize-cloud-agent`, 1.0.24 does (1.0.11 to 1.0.20 print no `session.skills_loaded` event)",
+    },
+    Change {
+        fact: Fact::RepeatsLeftOutAnywhere,
+        name: "repeats_left_out_anywhere",
+        since: "1.0.30",
+        summary: "An always-on file whose text, without a byte order mark, is that of any block sent before it is not sent again; the first one is.",
+        evidence: "bisected (case `oracle.copilot_user_blank_repeat.home-copilot-blank-bom`: the user's BOM and line end, then an `AGENTS.md` of a line end): 1.0.24 sends two blank blocks, 1.0.30 one, the first release after 1.0.24 that runs here (1.0.30 `app.js`, the instruction loader: one set of normalized texts over the `home`, `repo` and `model` blocks)",
     },
     Change {
         fact: Fact::PathInstructions,
@@ -1344,11 +1380,16 @@ mod tests {
     /// file sent from 1.0.64; the window's first release lists no custom
     /// agent, 1.0.12 does; the user's hooks come from `config.json` up to
     /// 1.0.92, from `settings.json` in 1.0.102; Claude Code's agents and
-    /// commands are read from 0.0.399, `.agents/skills` from 0.0.401.
+    /// commands are read from 0.0.399, `.agents/skills` from 0.0.401, the
+    /// user's `~/.agents/skills` from 1.0.11; a repeat of any earlier block
+    /// is left out from 1.0.30.
     #[test]
     fn bisected_boundaries() {
         let skills = |v| of(v).user_skill_roots.contains(&".claude/skills");
         assert!(skills("1.0.34") && !skills("1.0.39"));
+        let agents = |v| of(v).user_skill_roots.contains(&".agents/skills");
+        assert!(!agents("1.0.10") && agents("1.0.11"));
+        assert!(!of("1.0.29").repeats_left_out_anywhere && of("1.0.30").repeats_left_out_anywhere);
         assert_eq!(of("1.0.63").always_on_texts, AlwaysOnTexts::PerDirectory);
         assert_eq!(of("1.0.64").always_on_texts, AlwaysOnTexts::AnyRepeat);
         assert_eq!(of("1.0.64").release, "1.0.64");
