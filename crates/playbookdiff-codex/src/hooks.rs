@@ -241,10 +241,12 @@ fn untrusted_runs(runs: Verdict, facts: &Facts) -> Verdict {
 
 /// A hook the feature `codex_hooks` runs on a release that does not run
 /// hooks as they come: one of a `hooks.json` file (not of a `[hooks]`
-/// table) for an event of [`Facts::feature_hook_events`]. Observed for
-/// the project's `.codex/hooks.json` (case `oracle.codex_hooks_feature`);
-/// the user's `$CODEX_HOME/hooks.json` is taken to behave alike (not
-/// observed).
+/// table) for an event of [`Facts::feature_hook_events`]. Seen for the
+/// project's `.codex/hooks.json` with the flag in the project's
+/// `.codex/config.toml` (case `oracle.codex_hooks_feature`), and for it
+/// and the user's `$CODEX_HOME/hooks.json` with the flag in the user's
+/// `config.toml` (case `oracle.codex_hooks_fire.home-codex-hooks-feature`,
+/// 0.115.0 to 0.120.0: neither file's `[hooks]` fires).
 fn runs_by_feature(h: &Hook, facts: &Facts) -> bool {
     h.source.path.as_str().rsplit('/').next() == Some("hooks.json")
         && facts.feature_hook_events.contains(&h.event.as_str())

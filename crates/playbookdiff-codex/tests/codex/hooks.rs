@@ -291,20 +291,24 @@ fn the_hooks_feature_runs_the_hooks_json_events_of_the_release() {
     assert_eq!(at("0.124.0").hooks.len(), 4);
 }
 
-/// The closest layer that sets the feature decides: a project that sets
-/// `codex_hooks = false` over a user who sets it `true` runs none.
+/// The closest layer that sets the feature decides: a subdirectory whose
+/// `.codex/config.toml` sets `codex_hooks = false` under a project root
+/// that sets it `true` runs none; the root's setting alone runs them.
 #[test]
-fn the_hooks_feature_turned_off_runs_none() {
+fn the_closest_layer_setting_the_hooks_feature_decides() {
     let t = repo();
     write(t.path(), ".codex/hooks.json", FEATURE_HOOKS_JSON);
     write(
         t.path(),
         ".codex/config.toml",
-        "[features]\ncodex_hooks = false\n",
+        "[features]\ncodex_hooks = true\n",
     );
-    let cfg = KIT.compile_dir(t.path(), &at_root().version("0.120.0"));
-    assert!(cfg.hooks.is_empty(), "{:#?}", cfg.hooks);
-    let d = diags(&cfg, D::HooksDisabled);
+    write(t.path(), "sub/.codex/config.toml", "[features]\ncodex_hooks = false\n");
+    let at = |cwd: &str| KIT.compile_dir(t.path(), &at_root().cwd(cwd).version("0.120.0"));
+    let off = at("sub");
+    assert!(off.hooks.is_empty(), "{:#?}", off.hooks);
+    let d = diags(&off, D::HooksDisabled);
     assert_eq!(d.len(), 1, "{d:#?}");
     assert_says(d[0], "only with the feature `[features] codex_hooks = true`");
+    assert_eq!(at(".").hooks.len(), 3);
 }
