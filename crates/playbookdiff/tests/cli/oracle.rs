@@ -2232,9 +2232,10 @@ fn all_sampled(agent: &str) -> Vec<SampledObservation> {
 /// checked on the sampled releases: each observation a sample keeps
 /// (`oracle/bisect/<agent>.sample.json`, rows with `observed`, and
 /// `<agent>.older.json`, releases with `observed`) is compared with the
-/// adapter's compilation for that release, on every aspect the profiled
-/// releases are compared on; a disagreement must be listed for that
-/// release in `oracle/known-disagreements/<agent>.toml`.
+/// adapter's compilation for that release (in local mode for a case
+/// with a fixture home), on every aspect the profiled releases are
+/// compared on; a disagreement must be listed for that release in
+/// `oracle/known-disagreements/<agent>.toml`.
 #[test]
 fn the_sampled_releases_agree_with_their_profiles() {
     let by_id: BTreeMap<String, Case> = cases().into_iter().map(|c| (c.id.clone(), c)).collect();
@@ -2252,14 +2253,16 @@ fn the_sampled_releases_agree_with_their_profiles() {
             let Some(root) = materialize(case, &mut temps) else {
                 continue; // a corpus case without the corpus
             };
-            assert!(
-                case.home.is_none(),
-                "{}: a sampled case has no home",
-                case.id
-            );
-            let cfg = compile(agent, &s.release, &root, case, None);
+            // A case with a fixture home is compared in local mode, as
+            // the profiled releases' are.
+            let machine = case_machine(case, &root, &mut temps);
+            let observed = match machine {
+                Some(_) => env_named(home_named(s.observed.clone()), &env_places(case)),
+                None => s.observed.clone(),
+            };
+            let cfg = compile(agent, &s.release, &root, case, machine.as_ref());
             compared += 1;
-            for d in disagreements(agent, case, &root, &s.release, &s.observed, &cfg) {
+            for d in disagreements(agent, case, &root, &s.release, &observed, &cfg) {
                 let hit = listed.iter().position(|e| {
                     e.case == d.case
                         && e.aspect == d.aspect
