@@ -268,8 +268,14 @@ fn the_hooks_feature_runs_the_hooks_json_events_of_the_release() {
         ("0.113.0", &[]),
         ("0.114.0", &["SessionStart"]),
         ("0.116.0", &["SessionStart", "UserPromptSubmit"]),
-        ("0.117.0", &["PreToolUse", "SessionStart", "UserPromptSubmit"]),
-        ("0.123.0", &["PreToolUse", "SessionStart", "UserPromptSubmit"]),
+        (
+            "0.117.0",
+            &["PreToolUse", "SessionStart", "UserPromptSubmit"],
+        ),
+        (
+            "0.123.0",
+            &["PreToolUse", "SessionStart", "UserPromptSubmit"],
+        ),
     ];
     for (v, events) in rows {
         let cfg = at(v);
@@ -281,7 +287,10 @@ fn the_hooks_feature_runs_the_hooks_json_events_of_the_release() {
             .iter()
             .find(|d| d.message.contains("`.codex/config.toml` registers"))
             .unwrap_or_else(|| panic!("{v}: {d:#?}"));
-        assert_says(*toml, "`.codex/config.toml` turns on the feature `codex_hooks`");
+        assert_says(
+            *toml,
+            "`.codex/config.toml` turns on the feature `codex_hooks`",
+        );
     }
     assert_says(
         diags(&at("0.114.0"), D::HooksDisabled)[0],
@@ -303,12 +312,19 @@ fn the_closest_layer_setting_the_hooks_feature_decides() {
         ".codex/config.toml",
         "[features]\ncodex_hooks = true\n",
     );
-    write(t.path(), "sub/.codex/config.toml", "[features]\ncodex_hooks = false\n");
+    write(
+        t.path(),
+        "sub/.codex/config.toml",
+        "[features]\ncodex_hooks = false\n",
+    );
     let at = |cwd: &str| KIT.compile_dir(t.path(), &at_root().cwd(cwd).version("0.120.0"));
     let off = at("sub");
     assert!(off.hooks.is_empty(), "{:#?}", off.hooks);
     let d = diags(&off, D::HooksDisabled);
     assert_eq!(d.len(), 1, "{d:#?}");
-    assert_says(d[0], "only with the feature `[features] codex_hooks = true`");
+    assert_says(
+        d[0],
+        "only with the feature `[features] codex_hooks = true`",
+    );
     assert_eq!(at(".").hooks.len(), 3);
 }
