@@ -151,12 +151,12 @@ pub(crate) fn compile(
     // `hook-event-unknown` diagnostic.
     out.retain(|h| hook_events.contains(&h.event.as_str()));
     if !facts.hooks_run {
-        let turned_on = machine_layers
-            .iter()
-            .chain(input.project)
-            .find(|l| feature_codex_hooks(l));
-        not_run(cx, &out, version, turned_on);
-        return Vec::new();
+        let turned_on = codex_hooks_on(machine_layers.iter().chain(input.project));
+        let (run, rest): (Vec<Hook>, Vec<Hook>) = out
+            .into_iter()
+            .partition(|h| turned_on.is_some() && runs_by_feature(h, facts));
+        not_run(cx, &rest, version, turned_on.map(|l| (l, facts)));
+        out = run;
     }
     if let Some(at) = input
         .machine
@@ -239,29 +239,43 @@ fn untrusted_runs(runs: Verdict, facts: &Facts) -> Verdict {
     }
 }
 
+/// A hook the feature `codex_hooks` runs on a release that does not run
+/// hooks as they come: one of a `hooks.json` file (not of a `[hooks]`
+/// table) for an event of [`Facts::feature_hook_events`]. Seen for the
+/// project's `.codex/hooks.json` with the flag in the project's
+/// `.codex/config.toml` (case `oracle.codex_hooks_feature`), and for it
+/// and the user's `$CODEX_HOME/hooks.json` with the flag in the user's
+/// `config.toml` (case `oracle.codex_hooks_fire.home-codex-hooks-feature`,
+/// 0.115.0 to 0.120.0: neither file's `[hooks]` fires).
+fn runs_by_feature(h: &Hook, facts: &Facts) -> bool {
+    h.source.path.as_str().rsplit('/').next() == Some("hooks.json")
+        && facts.feature_hook_events.contains(&h.event.as_str())
+}
+
 /// A release that runs no hook as it comes ([`Facts::hooks_run`]): one
-/// `hooks-disabled` diagnostic for each file that registers `hooks`, at
-/// its first registration; none of them is listed. When a layer
-/// `turned_on` sets `[features] codex_hooks = true`, the release may run
-/// those of `hooks.json` files (case `oracle.codex_hooks_feature`: from
-/// 0.114.0 on), which is not modelled: one `hook-not-modelled` says so
-/// instead.
-fn not_run(cx: &mut Cx<'_, '_>, hooks: &[Hook], version: &str, turned_on: Option<&Layer<'_>>) {
-    if let (Some(layer), Some(first)) = (turned_on, hooks.first()) {
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::HookNotModelled,
-                format!(
-                    "`{}` turns on the feature `codex_hooks`, with which Codex {version} runs the hooks of `hooks.json` files for the events it has (behind the feature until Codex {} runs hooks as they come); the analysis does not model it and lists none of the {} hooks: review them by hand.",
-                    layer.loaded.path,
-                    crate::profile::HOOKS_SINCE,
-                    hooks.len()
-                ),
-            )
-            .at(first.source.clone()),
-        );
-        return;
-    }
+/// `hooks-disabled` diagnostic for each file that registers `hooks` that
+/// do not run, at its first registration; none of them is listed. When a
+/// layer `turned_on` sets `[features] codex_hooks = true` (with the
+/// release's facts), the diagnostic names it and the events the feature
+/// runs.
+fn not_run(
+    cx: &mut Cx<'_, '_>,
+    hooks: &[Hook],
+    version: &str,
+    turned_on: Option<(&Layer<'_>, &Facts)>,
+) {
+    let why = match turned_on {
+        Some((layer, facts)) => format!(
+            "`{}` turns on the feature `codex_hooks`, with which Codex {version} runs only the hooks of `hooks.json` files for {}; hooks run as they come from Codex {} on",
+            layer.loaded.path,
+            event_list(facts.feature_hook_events),
+            crate::profile::HOOKS_SINCE
+        ),
+        None => format!(
+            "hooks run as they come from Codex {} on (before, from 0.114.0, those of `hooks.json` files run only with the feature `[features] codex_hooks = true`)",
+            crate::profile::HOOKS_SINCE
+        ),
+    };
     let mut seen = Vec::new();
     for h in hooks {
         if seen.contains(&&h.source.path) {
@@ -276,10 +290,9 @@ fn not_run(cx: &mut Cx<'_, '_>, hooks: &[Hook], version: &str, turned_on: Option
             Diagnostic::new(
                 DiagnosticCode::HooksDisabled,
                 format!(
-                    "Codex {version} runs none of the {n} hook{} `{}` registers: hooks run as they come from Codex {} on (before, some releases run those of `hooks.json` files only with the feature `[features] codex_hooks = true`, which the analysis does not model).",
+                    "Codex {version} runs none of the {n} hook{} `{}` registers here: {why}.",
                     if n == 1 { "" } else { "s" },
                     h.source.path,
-                    crate::profile::HOOKS_SINCE
                 ),
             )
             .at(h.source.clone()),
@@ -287,16 +300,41 @@ fn not_run(cx: &mut Cx<'_, '_>, hooks: &[Hook], version: &str, turned_on: Option
     }
 }
 
-/// True when `layer` sets `[features] codex_hooks = true`, the hooks
-/// feature of the releases before 0.124.0.
-fn feature_codex_hooks(layer: &Layer<'_>) -> bool {
-    let Some((_, features)) = get(&layer.table, "features") else {
-        return false;
-    };
+/// `events` as prose: "no event", "`A`", "`A` and `B`", "`A`, `B` and `C`".
+fn event_list(events: &[&str]) -> String {
+    let quoted: Vec<String> = events.iter().map(|e| format!("`{e}`")).collect();
+    match quoted.split_last() {
+        None => "no event".to_string(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The closest of `layers` (lowest precedence first) that sets
+/// `[features] codex_hooks` to a boolean, when it sets it `true`: the
+/// feature of the releases before 0.124.0 is on.
+fn codex_hooks_on<'b, 'l>(
+    layers: impl DoubleEndedIterator<Item = &'b Layer<'l>>,
+) -> Option<&'b Layer<'l>>
+where
+    'l: 'b,
+{
+    layers
+        .rev()
+        .find_map(|l| feature_codex_hooks(l).map(|on| (l, on)))
+        .and_then(|(l, on)| on.then_some(l))
+}
+
+/// `[features] codex_hooks` of `layer`, when it is a boolean.
+fn feature_codex_hooks(layer: &Layer<'_>) -> Option<bool> {
+    let (_, features) = get(&layer.table, "features")?;
     let DeValue::Table(t) = features.get_ref() else {
-        return false;
+        return None;
     };
-    get(t, "codex_hooks").is_some_and(|(_, v)| matches!(v.get_ref(), DeValue::Boolean(true)))
+    match get(t, "codex_hooks")?.1.get_ref() {
+        DeValue::Boolean(b) => Some(*b),
+        _ => None,
+    }
 }
 
 /// `[features] hooks` of `layer`, with its key.

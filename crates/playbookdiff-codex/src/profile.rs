@@ -115,9 +115,19 @@ pub struct Facts {
     /// `[features] codex_hooks = true` turns them on (case
     /// `oracle.codex_hooks_feature`, bisected: 0.113.0 fires none,
     /// 0.114.0 `SessionStart` and `Stop`, 0.116.0 `UserPromptSubmit` too,
-    /// 0.117.0 `PreToolUse` and `PostToolUse` too). That is not modelled:
-    /// a `hook-not-modelled` diagnostic says so.
+    /// 0.117.0 `PreToolUse` and `PostToolUse` too): see
+    /// [`Facts::feature_hook_events`].
     pub hooks_run: bool,
+    /// On a release that does not run hooks as they come
+    /// ([`Facts::hooks_run`] false), the events whose hooks of
+    /// `hooks.json` files run when the closest layer that sets
+    /// `[features] codex_hooks` sets it `true` (case
+    /// `oracle.codex_hooks_feature`, a hook for each event of 0.171.0 in
+    /// `.codex/hooks.json`, one whole `codex exec` turn; bisected: 0.113.0
+    /// fires none, 0.114.0 `SessionStart` and `Stop`, 0.116.0
+    /// `UserPromptSubmit` too, 0.117.0 `PreToolUse` and `PostToolUse`
+    /// too). Empty: the feature runs no hook.
+    pub feature_hook_events: &'static [&'static str],
     /// A hook that is not managed runs only once the user trusts its
     /// hash (`[hooks.state."KEY"] trusted_hash`, `hook_trust.rs`);
     /// before, every hook a trusted project or the user registers runs
@@ -172,6 +182,25 @@ pub struct Facts {
 const HOOK_EVENTS_FIRST: &[&str] = &[
     "PreToolUse",
     "PermissionRequest",
+    "PostToolUse",
+    "SessionStart",
+    "UserPromptSubmit",
+    "Stop",
+];
+
+/// The events of the feature `codex_hooks` from 0.114.0 on
+/// ([`Facts::feature_hook_events`], behaviour `codex.hooks-feature`).
+const FEATURE_HOOK_EVENTS_0_114: &[&str] = &["SessionStart", "Stop"];
+
+/// The events of the feature from 0.116.0 on (behaviour
+/// `codex.hooks-feature-prompt-event`).
+const FEATURE_HOOK_EVENTS_0_116: &[&str] = &["SessionStart", "UserPromptSubmit", "Stop"];
+
+/// The events of the feature from 0.117.0 on (behaviour
+/// `codex.hooks-feature-tool-events`), to the last release before
+/// [`HOOKS_SINCE`].
+const FEATURE_HOOK_EVENTS_0_117: &[&str] = &[
+    "PreToolUse",
     "PostToolUse",
     "SessionStart",
     "UserPromptSubmit",
@@ -442,6 +471,7 @@ pub const TABLE: &[Row] = &[
             long_description: LongDescription::Refused,
             hook_events: HOOK_EVENTS_FIRST,
             hooks_run: false,
+            feature_hook_events: &[],
             hook_trust: false,
             untrusted_policy_refused: false,
             on_failure_as_on_request: false,
@@ -463,6 +493,7 @@ pub const TABLE: &[Row] = &[
             long_description: LongDescription::Cut,
             hook_events: HOOK_EVENTS_0_133,
             hooks_run: true,
+            feature_hook_events: FEATURE_HOOK_EVENTS_0_117,
             hook_trust: true,
             untrusted_policy_refused: false,
             on_failure_as_on_request: false,
@@ -488,6 +519,7 @@ pub const TABLE: &[Row] = &[
             long_description: LongDescription::Cut,
             hook_events: HOOK_EVENTS_0_171,
             hooks_run: true,
+            feature_hook_events: FEATURE_HOOK_EVENTS_0_117,
             hook_trust: true,
             untrusted_policy_refused: true,
             on_failure_as_on_request: true,
@@ -536,6 +568,9 @@ pub enum Fact {
     HookEvents(&'static [&'static str]),
     /// [`Facts::hooks_run`].
     HooksRun,
+    /// [`Facts::feature_hook_events`]: the events from the change's first
+    /// release on.
+    FeatureHookEvents(&'static [&'static str]),
     /// [`Facts::hook_trust`].
     HookTrust,
 }
@@ -553,6 +588,7 @@ impl Fact {
             Fact::SkillPaths => facts.skill_paths = newer.skill_paths,
             Fact::SystemSkills(set) => facts.bundled_skills = set,
             Fact::HookEvents(events) => facts.hook_events = events,
+            Fact::FeatureHookEvents(events) => facts.feature_hook_events = events,
             Fact::UntrustedDropsAgentsMd => {
                 facts.untrusted_drops_agents_md = newer.untrusted_drops_agents_md
             }
@@ -672,6 +708,13 @@ pub const CHANGES: &[Change] = &[
         evidence: "bisected through `codex exec` (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): 0.111.0 lists `slides` and `spreadsheets`, 0.113.0 (the next release) neither",
     },
     Change {
+        fact: Fact::FeatureHookEvents(FEATURE_HOOK_EVENTS_0_114),
+        name: "hooks_feature",
+        since: "0.114.0",
+        summary: "With `[features] codex_hooks = true`, the hooks of `hooks.json` files for `SessionStart` and `Stop` run (hooks run as they come only from 0.124.0 on).",
+        evidence: "bisected by firing (case `oracle.codex_hooks_feature`, the feature on in `.codex/config.toml`, a hook for each event of 0.171.0 in `.codex/hooks.json`, one whole `codex exec` turn): 0.113.0 fires none, 0.114.0 `SessionStart` and `Stop`",
+    },
+    Change {
         fact: Fact::SystemSkills(SYSTEM_SKILLS_0_115),
         name: "system_skills_openai_docs",
         since: "0.115.0",
@@ -679,11 +722,25 @@ pub const CHANGES: &[Change] = &[
         evidence: "bisected through `codex exec` (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): 0.114.0 lists `skill-creator` and `skill-installer`, 0.115.0 `openai-docs` (372 characters) too",
     },
     Change {
+        fact: Fact::FeatureHookEvents(FEATURE_HOOK_EVENTS_0_116),
+        name: "hooks_feature_prompt_event",
+        since: "0.116.0",
+        summary: "With `[features] codex_hooks = true`, the hooks of `hooks.json` files for `UserPromptSubmit` run too.",
+        evidence: "bisected by firing (case `oracle.codex_hooks_feature`): 0.115.0 fires `SessionStart` and `Stop`, 0.116.0 `UserPromptSubmit` too",
+    },
+    Change {
         fact: Fact::SystemSkills(SYSTEM_SKILLS_0_117),
         name: "system_skills_five",
         since: "0.117.0",
         summary: "The system skills gain `imagegen` and `plugin-creator`: five.",
         evidence: "bisected through `codex exec` (case `oracle.local_user_layers.home-codex-approval-untrusted`, trusted): 0.116.0 lists three system skills, 0.117.0 `imagegen` (570 characters) and `plugin-creator` (397) too",
+    },
+    Change {
+        fact: Fact::FeatureHookEvents(FEATURE_HOOK_EVENTS_0_117),
+        name: "hooks_feature_tool_events",
+        since: "0.117.0",
+        summary: "With `[features] codex_hooks = true`, the hooks of `hooks.json` files for `PreToolUse` and `PostToolUse` run too.",
+        evidence: "bisected by firing (case `oracle.codex_hooks_feature`): 0.116.0 fires `SessionStart`, `UserPromptSubmit` and `Stop`, 0.117.0 `PreToolUse` and `PostToolUse` too",
     },
     Change {
         fact: Fact::ClaudePluginManifest,

@@ -953,10 +953,16 @@ declare_codes! {
     /// and names the setting's file and line. A Codex release before
     /// 0.124.0 runs no hook as it comes (its hooks feature is off): each
     /// file that registers hooks gets this diagnostic at its first
-    /// registration, and none of its hooks is listed. Source: seen with
+    /// registration, and none of its hooks is listed. When the closest
+    /// layer that sets `[features] codex_hooks` sets it `true`, the hooks
+    /// of `hooks.json` files for the release's events of the feature run
+    /// (from 0.114.0) and are listed; the others (a `[hooks]` table, another
+    /// event) get this diagnostic, naming that layer. Source: seen with
     /// Claude Code 2.1.332 and 2.1.197 and Codex 0.171.0 (surfaces and
     /// guard reference); Codex 0.123.0 and 0.124.0 fired by a `codex exec`
-    /// turn (oracle case `oracle.codex_hooks_fire`).
+    /// turn (oracle case `oracle.codex_hooks_fire`); the feature bisected
+    /// by firing (cases `oracle.codex_hooks_feature` and
+    /// `oracle.codex_hooks_fire.home-codex-hooks-feature`).
     HooksDisabled = "hooks-disabled", Info, Behaviour, any, "0.1.0", "a setting turns hooks off";
     /// Codex runs a project hook only when the project is trusted and the
     /// hook's hash is trusted in the user's `config.toml`

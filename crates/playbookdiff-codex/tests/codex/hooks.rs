@@ -225,24 +225,106 @@ fn a_release_before_hash_trust_runs_the_hooks() {
     assert_eq!(diags(&from, D::HookTrustUnknown).len(), 1);
 }
 
-/// A project that turns on the feature `codex_hooks` before 0.124.0: the
-/// release may run its `hooks.json` hooks (case
-/// `oracle.codex_hooks_feature`), which is not modelled and said once.
+/// A `hooks.json` with a hook for `SessionStart`, `UserPromptSubmit` and
+/// `PreToolUse`.
+const FEATURE_HOOKS_JSON: &str = r#"{
+  "hooks": {
+    "SessionStart": [{ "hooks": [{ "type": "command", "command": "true" }] }],
+    "UserPromptSubmit": [{ "hooks": [{ "type": "command", "command": "true" }] }],
+    "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "true" }] }]
+  }
+}
+"#;
+
+/// The events of the hooks `cfg` lists as running, sorted.
+fn running_events(cfg: &EffectiveAgentConfig) -> Vec<&str> {
+    let mut out: Vec<&str> = cfg
+        .hooks
+        .iter()
+        .filter(|h| h.runs == Verdict::Yes)
+        .map(|h| h.event.as_str())
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// A project that turns on the feature `codex_hooks` before 0.124.0
+/// runs the hooks of its `hooks.json` for the events the release's
+/// feature has (case `oracle.codex_hooks_feature`, bisected: none in
+/// 0.113.0, `SessionStart` and `Stop` from 0.114.0, `UserPromptSubmit`
+/// from 0.116.0, `PreToolUse` and `PostToolUse` from 0.117.0), never
+/// those of `[hooks]` in `config.toml`, which a `hooks-disabled` names.
 #[test]
-fn the_hooks_feature_turned_on_before_hooks_run_is_not_modelled() {
+fn the_hooks_feature_runs_the_hooks_json_events_of_the_release() {
     let t = repo();
+    write(t.path(), ".codex/hooks.json", FEATURE_HOOKS_JSON);
     write(
         t.path(),
         ".codex/config.toml",
         format!("{CONFIG}\n[features]\ncodex_hooks = true\n"),
     );
-    let cfg = KIT.compile_dir(t.path(), &at_root().version("0.120.0"));
-    assert!(cfg.hooks.is_empty());
-    assert!(diags(&cfg, D::HooksDisabled).is_empty());
-    let d = diags(&cfg, D::HookNotModelled);
+    let at = |v: &str| KIT.compile_dir(t.path(), &at_root().version(v));
+    let rows: [(&str, &[&str]); 5] = [
+        ("0.113.0", &[]),
+        ("0.114.0", &["SessionStart"]),
+        ("0.116.0", &["SessionStart", "UserPromptSubmit"]),
+        (
+            "0.117.0",
+            &["PreToolUse", "SessionStart", "UserPromptSubmit"],
+        ),
+        (
+            "0.123.0",
+            &["PreToolUse", "SessionStart", "UserPromptSubmit"],
+        ),
+    ];
+    for (v, events) in rows {
+        let cfg = at(v);
+        assert_eq!(running_events(&cfg), events, "{v}");
+        assert_eq!(cfg.hooks.len(), events.len(), "{v}: {:#?}", cfg.hooks);
+        assert!(diags(&cfg, D::HookNotModelled).is_empty(), "{v}");
+        let d = diags(&cfg, D::HooksDisabled);
+        let toml = d
+            .iter()
+            .find(|d| d.message.contains("`.codex/config.toml` registers"))
+            .unwrap_or_else(|| panic!("{v}: {d:#?}"));
+        assert_says(
+            *toml,
+            "`.codex/config.toml` turns on the feature `codex_hooks`",
+        );
+    }
+    assert_says(
+        diags(&at("0.114.0"), D::HooksDisabled)[0],
+        "runs none of the 2 hooks `.codex/hooks.json` registers here",
+    );
+    // From 0.124.0 hooks run as they come: the `[hooks]` one too.
+    assert_eq!(at("0.124.0").hooks.len(), 4);
+}
+
+/// The closest layer that sets the feature decides: a subdirectory whose
+/// `.codex/config.toml` sets `codex_hooks = false` under a project root
+/// that sets it `true` runs none; the root's setting alone runs them.
+#[test]
+fn the_closest_layer_setting_the_hooks_feature_decides() {
+    let t = repo();
+    write(t.path(), ".codex/hooks.json", FEATURE_HOOKS_JSON);
+    write(
+        t.path(),
+        ".codex/config.toml",
+        "[features]\ncodex_hooks = true\n",
+    );
+    write(
+        t.path(),
+        "sub/.codex/config.toml",
+        "[features]\ncodex_hooks = false\n",
+    );
+    let at = |cwd: &str| KIT.compile_dir(t.path(), &at_root().cwd(cwd).version("0.120.0"));
+    let off = at("sub");
+    assert!(off.hooks.is_empty(), "{:#?}", off.hooks);
+    let d = diags(&off, D::HooksDisabled);
     assert_eq!(d.len(), 1, "{d:#?}");
     assert_says(
         d[0],
-        "`.codex/config.toml` turns on the feature `codex_hooks`",
+        "only with the feature `[features] codex_hooks = true`",
     );
+    assert_eq!(at(".").hooks.len(), 3);
 }

@@ -2232,9 +2232,10 @@ fn all_sampled(agent: &str) -> Vec<SampledObservation> {
 /// checked on the sampled releases: each observation a sample keeps
 /// (`oracle/bisect/<agent>.sample.json`, rows with `observed`, and
 /// `<agent>.older.json`, releases with `observed`) is compared with the
-/// adapter's compilation for that release, on every aspect the profiled
-/// releases are compared on; a disagreement must be listed for that
-/// release in `oracle/known-disagreements/<agent>.toml`.
+/// adapter's compilation for that release (in local mode for a case
+/// with a fixture home), on every aspect the profiled releases are
+/// compared on; a disagreement must be listed for that release in
+/// `oracle/known-disagreements/<agent>.toml`.
 #[test]
 fn the_sampled_releases_agree_with_their_profiles() {
     let by_id: BTreeMap<String, Case> = cases().into_iter().map(|c| (c.id.clone(), c)).collect();
