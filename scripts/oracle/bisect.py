@@ -665,7 +665,7 @@ def change_points(agent, case, aspect, start, end, every):
     between two differing neighbours that a release in the middle hides
     (a part that comes and goes back) is found only when that release
     differs from both. Writes `oracle/bisect/<agent>.changes.json`, merged
-    by (case, aspect): each change's first release, the release before,
+    by (case, aspect, window), so windows searched apart are kept: each change's first release, the release before,
     and the part at both; the releases observed and the counts."""
     oracle = Oracle(agent)
     started = time.monotonic()
@@ -712,7 +712,10 @@ def change_points(agent, case, aspect, start, end, every):
            "changes": sorted(changes, key=lambda c: version_key(c["release"]))}
     path = RESULTS / f"{agent}.changes.json"
     doc = json.loads(path.read_text()) if path.exists() else {"agent": agent, "searches": []}
-    doc["searches"] = [r for r in doc["searches"] if (r["case"], r["aspect"]) != (case, aspect)] + [run]
+    key = (case, aspect, [start, end])
+    doc["searches"] = [r for r in doc["searches"]
+                       if (r["case"], r["aspect"], r["window"]) != key] + [run]
+    doc["searches"].sort(key=lambda r: (r["case"], r["aspect"], version_key(r["window"][0])))
     record.write_json(path, doc)
     remove_installs()
 

@@ -21,8 +21,8 @@
 //! [`BUNDLED`]. Seen on case `claude.c31_listing_shortened` (forty skills,
 //! a description just under and one just over 2.1.19's share, CJK text,
 //! characters outside the Basic Multilingual Plane, one over the cap per
-//! description) with 2.1.19, 41 releases from 2.1.32 to 2.1.196, 2.1.197
-//! and 2.1.332.
+//! description) with 2.1.19, 41 releases from 2.1.32 to 2.1.196, 2.1.197,
+//! 2.1.238, 2.1.266, 2.1.318 and 2.1.332.
 
 use crate::profile::{Fact, Profile};
 use crate::Compiler;
@@ -133,8 +133,9 @@ const fn entries(count: u64, names: u64, columns: u64, units: u64) -> Entries {
 }
 
 /// What a fresh installation lists of its own, by the first release that
-/// lists it, oldest first; a release takes the last row at or before it
-/// (between 2.1.197 and 2.1.332, which are not measured, 2.1.197's).
+/// lists it, oldest first; a release takes the last row at or before it.
+/// Every change from 2.1.32 to 2.1.332 is measured (2.1.32 to 2.1.196 and
+/// 2.1.197 to 2.1.332, two searches of `claude-code.changes.json`).
 const BUNDLED: &[Bundled] = &[
     // None.
     Bundled {
@@ -304,11 +305,147 @@ const BUNDLED: &[Bundled] = &[
         skills: entries(10, 108, 4214, 4216),
         commands: entries(3, 25, 238, 238),
     },
+    // Bundled skills: `deep-research`, `dataviz`, `update-config`, `keybindings-help`, `verify`,
+    // `code-review`, `simplify`, `fewer-permission-prompts`, `loop`, `claude-api`, `run`;
+    // commands: `init`, `review`, `security-review` (2.1.197 lists the row before).
+    Bundled {
+        since: "2.1.198",
+        skills: entries(11, 115, 5499, 5501),
+        commands: entries(3, 25, 238, 238),
+    },
+    // Bundled skills: `deep-research`, `dataviz`, `update-config`, `keybindings-help`, `verify`,
+    // `code-review`, `simplify`, `fewer-permission-prompts`, `loop`, `claude-api`, `run`;
+    // commands: `init`, `review`, `security-review` (2.1.199 lists the row before).
+    Bundled {
+        since: "2.1.200",
+        skills: entries(11, 115, 5563, 5565),
+        commands: entries(3, 25, 238, 238),
+    },
+    // Bundled skills: `deep-research`, `dataviz`, `update-config`, `keybindings-help`, `simplify`,
+    // `fewer-permission-prompts`, `loop`, `claude-api`, `run`; commands: `init`, `review`,
+    // `security-review` (2.1.214 lists the row before).
+    Bundled {
+        since: "2.1.215",
+        skills: entries(9, 98, 4738, 4740),
+        commands: entries(3, 25, 238, 238),
+    },
+    // Bundled skills: `dataviz`, `update-config`, `keybindings-help`, `simplify`,
+    // `fewer-permission-prompts`, `loop`, `claude-api`, `run`; commands: `init`, `review`,
+    // `security-review` (2.1.217 lists the row before).
+    Bundled {
+        since: "2.1.218",
+        skills: entries(8, 85, 4250, 4252),
+        commands: entries(3, 25, 238, 238),
+    },
+    // Bundled skills: `dataviz`, `update-config`, `keybindings-help`, `simplify`,
+    // `fewer-permission-prompts`, `loop`, `claude-api`, `run`; commands: `init`, `security-review`
+    // (2.1.222 lists the row before).
+    Bundled {
+        since: "2.1.223",
+        skills: entries(8, 85, 4250, 4252),
+        commands: entries(2, 19, 159, 159),
+    },
+    // Bundled skills: `dataviz`, `update-config`, `keybindings-help`, `code-review`, `simplify`,
+    // `fewer-permission-prompts`, `loop`, `claude-api`, `run`; commands: `init`, `security-review`
+    // (2.1.245 lists the row before).
+    Bundled {
+        since: "2.1.246",
+        skills: entries(9, 96, 4705, 4707),
+        commands: entries(2, 19, 159, 159),
+    },
+    // Bundled skills: `dataviz`, `update-config`, `keybindings-help`, `code-review`, `simplify`,
+    // `fewer-permission-prompts`, `loop`, `claude-api`, `workflow-authoring`, `run`; commands:
+    // `init`, `security-review` (2.1.247 lists the row before).
+    Bundled {
+        since: "2.1.248",
+        skills: entries(10, 114, 4988, 4990),
+        commands: entries(2, 19, 159, 159),
+    },
+    // Bundled skills: `dataviz`, `update-config`, `keybindings-help`, `code-review`, `simplify`,
+    // `fewer-permission-prompts`, `loop`, `claude-api`, `workflow-authoring`, `run`; commands:
+    // `init`, `security-review` (2.1.250 lists the row before).
+    Bundled {
+        since: "2.1.251",
+        skills: entries(10, 114, 5289, 5291),
+        commands: entries(2, 19, 159, 159),
+    },
+    // Bundled skills: `dataviz`, `update-config`, `keybindings-help`, `code-review`, `simplify`,
+    // `fewer-permission-prompts`, `loop`, `claude-api`, `workflow-authoring`, `run`; commands:
+    // `init`, `security-review` (2.1.273 lists the row before).
+    Bundled {
+        since: "2.1.274",
+        skills: entries(10, 114, 5336, 5338),
+        commands: entries(2, 19, 159, 159),
+    },
     // Bundled skills: `dataviz`, `update-config`, `keybindings-help`, `code-review`, `simplify`,
     // `fewer-permission-prompts`, `loop`, `claude-api`, `workflow-authoring`, `run`,
-    // `plugin-authoring`; commands: `init`, `security-review`.
+    // `plugin-authoring`; commands: `init`, `security-review` (2.1.285 lists the row before).
     Bundled {
-        since: "2.1.332",
+        since: "2.1.286",
+        skills: entries(11, 130, 5586, 5588),
+        commands: entries(2, 19, 159, 159),
+    },
+    // Bundled skills: `dataviz`, `update-config`, `keybindings-help`, `code-review`, `simplify`,
+    // `fewer-permission-prompts`, `loop`, `claude-api`, `workflow-authoring`, `run`,
+    // `plugin-authoring`; commands: `init`, `security-review` (2.1.287 lists the row before).
+    Bundled {
+        since: "2.1.288",
+        skills: entries(11, 130, 5735, 5737),
+        commands: entries(2, 19, 159, 159),
+    },
+    // Bundled skills: `dataviz`, `update-config`, `keybindings-help`, `code-review`, `simplify`,
+    // `fewer-permission-prompts`, `loop`, `claude-api`, `workflow-authoring`, `run`,
+    // `plugin-authoring`; commands: `init`, `security-review` (2.1.289 lists the row before).
+    Bundled {
+        since: "2.1.290",
+        skills: entries(11, 130, 5727, 5729),
+        commands: entries(2, 19, 159, 159),
+    },
+    // Bundled skills: `dataviz`, `update-config`, `keybindings-help`, `code-review`, `simplify`,
+    // `fewer-permission-prompts`, `loop`, `claude-api`, `workflow-authoring`, `run`,
+    // `plugin-authoring`; commands: `init`, `security-review` (2.1.294 lists the row before).
+    Bundled {
+        since: "2.1.295",
+        skills: entries(11, 130, 5746, 5748),
+        commands: entries(2, 19, 159, 159),
+    },
+    // Bundled skills: `dataviz`, `update-config`, `keybindings-help`, `code-review`, `simplify`,
+    // `fewer-permission-prompts`, `loop`, `claude-api`, `workflow-authoring`, `run`,
+    // `plugin-authoring`; commands: `init`, `security-review` (2.1.303 lists the row before).
+    Bundled {
+        since: "2.1.304",
+        skills: entries(11, 130, 5744, 5746),
+        commands: entries(2, 19, 159, 159),
+    },
+    // Bundled skills: `dataviz`, `update-config`, `keybindings-help`, `code-review`, `simplify`,
+    // `fewer-permission-prompts`, `loop`, `claude-api`, `workflow-authoring`, `run`,
+    // `plugin-authoring`; commands: `init`, `security-review` (2.1.310 lists the row before).
+    Bundled {
+        since: "2.1.311",
+        skills: entries(11, 130, 5942, 5944),
+        commands: entries(2, 19, 159, 159),
+    },
+    // Bundled skills: `dataviz`, `update-config`, `keybindings-help`, `code-review`, `simplify`,
+    // `fewer-permission-prompts`, `loop`, `claude-api`, `workflow-authoring`, `run`,
+    // `plugin-authoring`; commands: `init`, `security-review` (2.1.319 lists the row before).
+    Bundled {
+        since: "2.1.321",
+        skills: entries(11, 130, 6031, 6033),
+        commands: entries(2, 19, 159, 159),
+    },
+    // Bundled skills: `dataviz`, `update-config`, `keybindings-help`, `code-review`, `simplify`,
+    // `fewer-permission-prompts`, `loop`, `claude-api`, `workflow-authoring`, `run`,
+    // `plugin-authoring`; commands: `init`, `security-review` (2.1.323 lists the row before).
+    Bundled {
+        since: "2.1.324",
+        skills: entries(11, 130, 6040, 6042),
+        commands: entries(2, 19, 159, 159),
+    },
+    // Bundled skills: `dataviz`, `update-config`, `keybindings-help`, `code-review`, `simplify`,
+    // `fewer-permission-prompts`, `loop`, `claude-api`, `workflow-authoring`, `run`,
+    // `plugin-authoring`; commands: `init`, `security-review` (2.1.327 lists the row before).
+    Bundled {
+        since: "2.1.328",
         skills: entries(11, 130, 6050, 6052),
         commands: entries(2, 19, 159, 159),
     },
@@ -968,8 +1105,9 @@ mod tests {
     fn bundled_takes_the_last_change_before() {
         assert_eq!(bundled("2.1.32"), BUNDLED[0]);
         assert_eq!(bundled("2.1.19"), BUNDLED[0]);
-        assert_eq!(bundled("2.1.250"), bundled("2.1.197"));
-        assert_ne!(bundled("2.1.332"), bundled("2.1.197"));
+        assert_eq!(bundled("2.1.199"), bundled("2.1.198"));
+        assert_ne!(bundled("2.1.198"), bundled("2.1.197"));
+        assert_eq!(bundled("2.1.332"), bundled("2.1.328"));
         for w in BUNDLED.windows(2) {
             assert!(playbookdiff_model::profile::compare_versions(w[0].since, w[1].since).is_lt());
             assert_ne!((w[0].skills, w[0].commands), (w[1].skills, w[1].commands));
