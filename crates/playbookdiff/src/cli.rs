@@ -405,6 +405,21 @@ pub(crate) struct RoundRuleArgs {
     pub reason: String,
 }
 
+impl RoundCommand {
+    /// Which brief and repository the subcommand works on.
+    pub(crate) fn target(&self) -> &RoundBriefArgs {
+        match self {
+            RoundCommand::Context(a) => &a.target,
+            RoundCommand::Escalate(a) => &a.target,
+            RoundCommand::Rule(a) => &a.target,
+            RoundCommand::Rulings(a) => &a.target,
+            RoundCommand::Probe(a) => &a.target,
+            RoundCommand::Audit(a) => &a.target,
+            RoundCommand::Check(a) => &a.target,
+        }
+    }
+}
+
 /// Arguments of `playbookdiff round rulings`.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct RoundRulingsArgs {
