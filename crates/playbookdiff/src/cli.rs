@@ -1035,8 +1035,8 @@ pub(crate) struct ContextArgs {
 
     /// With --mode local, the directory that stands for `/` when the
     /// managed configuration is read (/etc/claude-code, /etc/codex,
-    /// /etc/gemini-cli, /etc/opencode), e.g. a copy of another machine's
-    /// files [default: /]
+    /// /etc/gemini-cli, /etc/github-copilot, /etc/opencode), e.g. a copy of
+    /// another machine's files [default: /]
     #[arg(long, value_name = "DIR")]
     pub managed_root: Option<PathBuf>,
 
