@@ -217,7 +217,9 @@ fn quoted_line(l: &str) -> String {
         .map(|(m, _)| m)
         .filter(|m| {
             matches!(*m, "-" | "*" | "+" | ">")
-                || (m.len() > 1 && m.ends_with('.') && m[..m.len() - 1].bytes().all(|b| b.is_ascii_digit()))
+                || (m.len() > 1
+                    && m.ends_with('.')
+                    && m[..m.len() - 1].bytes().all(|b| b.is_ascii_digit()))
         })
         .map_or(0, |m| m.len() + 1);
     let rest = " ".repeat(width(lead) + marker);

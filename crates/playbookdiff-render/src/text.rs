@@ -730,7 +730,8 @@ impl Table {
         for (i, cell) in row.iter().enumerate() {
             let last = i + 1 == row.len();
             let mut cell = Cow::Borrowed(cell);
-            let hangs = |at: usize| last && cell.style.is_none() && right.saturating_sub(at) >= VALUE_ROOM;
+            let hangs =
+                |at: usize| last && cell.style.is_none() && right.saturating_sub(at) >= VALUE_ROOM;
             if i > 0 && (flowing || at + width(&cell.text) > right) && !(hangs(at) && !flowing) {
                 if let Some(under) = self.wrap_under {
                     // A cell pushed past the right edge (by a wide cell
@@ -1164,9 +1165,18 @@ Assumptions (1)
         // (path, name): the names 16 and 21 columns wide after paths
         // wider than the path column; one that fits its column.
         for (path, name) in [
-            (".claude/skills/openspec-explore/SKILL.md:1-10", "openspec-explore"),
-            (".claude/skills/logging-observability/SKILL.md:1-4", "logging-observability"),
-            (".claude/skills/openspec-archive-change/SKILL.md:1-10", "openspec-archive-change"),
+            (
+                ".claude/skills/openspec-explore/SKILL.md:1-10",
+                "openspec-explore",
+            ),
+            (
+                ".claude/skills/logging-observability/SKILL.md:1-4",
+                "logging-observability",
+            ),
+            (
+                ".claude/skills/openspec-archive-change/SKILL.md:1-10",
+                "openspec-archive-change",
+            ),
             (".claude/skills/create-pr/SKILL.md:1-4", "create-pr"),
         ] {
             skills.row(vec![
@@ -1189,7 +1199,10 @@ Assumptions (1)
             paths: vec![0],
             ..Table::default()
         };
-        for rule in ["Bash(ls:*)", "Bash(git status:*) Bash(git log:*) Bash(gh pr view:*)"] {
+        for rule in [
+            "Bash(ls:*)",
+            "Bash(git status:*) Bash(git log:*) Bash(gh pr view:*)",
+        ] {
             permissions.row(vec![
                 Cell::plain(".claude/settings.json:15"),
                 Cell::plain("permissions.allow"),

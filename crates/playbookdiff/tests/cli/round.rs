@@ -121,7 +121,8 @@ fn the_branch_names_the_brief_and_the_packet_says_what_it_must() {
 #[test]
 fn quoted_brief_and_document_lines_fit_80_columns() {
     let repo = repository("brief/012", "briefs");
-    let long = "The API (apps/api) serves the web app (apps/web); UI components live in packages/ui.";
+    let long =
+        "The API (apps/api) serves the web app (apps/web); UI components live in packages/ui.";
     let doc = format!("{long}\n\n- {long}\n    {long}\nTokens rotate daily.\n");
     std::fs::write(repo.path().join("docs/design.md"), &doc).unwrap();
     let text = stdout(round(repo.path()).env_remove("COLUMNS"));
@@ -135,8 +136,14 @@ fn quoted_brief_and_document_lines_fit_80_columns() {
     assert!(quoted.contains(
         "\nThe API (apps/api) serves the web app (apps/web); UI components live in\npackages/ui.\n\n- The API"
     ), "{quoted}");
-    assert!(quoted.contains("live in\n  packages/ui.\n    The API"), "{quoted}");
-    assert!(quoted.contains("\n    packages/ui.\nTokens rotate daily.\n"), "{quoted}");
+    assert!(
+        quoted.contains("live in\n  packages/ui.\n    The API"),
+        "{quoted}"
+    );
+    assert!(
+        quoted.contains("\n    packages/ui.\nTokens rotate daily.\n"),
+        "{quoted}"
+    );
     let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(words(quoted).contains(&words(&doc)), "{quoted}");
 }
