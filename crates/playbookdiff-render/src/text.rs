@@ -732,7 +732,8 @@ impl Table {
             let mut cell = Cow::Borrowed(cell);
             let hangs =
                 |at: usize| last && cell.style.is_none() && right.saturating_sub(at) >= VALUE_ROOM;
-            if i > 0 && (flowing || at + width(&cell.text) > right) && !(hangs(at) && !flowing) {
+            let pushed = !hangs(at) && at + width(&cell.text) > right;
+            if i > 0 && (flowing || pushed) {
                 if let Some(under) = self.wrap_under {
                     // A cell pushed past the right edge (by a wide cell
                     // before it), or after a cell wider than its column,
