@@ -288,8 +288,9 @@ fn servers_in(
                     DiagnosticCode::McpLiteralSecret,
                     format!(
                         "MCP server `{name}` has a literal secret-looking value {} `{path}` (redacted \
-                         here); use a `${{VAR}}` placeholder and keep the value in the environment.",
-                        if path.is_on_machine() { "written in" } else { "committed in" }
+                         here); use a `${{{}}}` placeholder and keep the value in the environment.",
+                        if path.is_on_machine() { "written in" } else { "committed in" },
+                        playbookdiff_model::redact::suggested_variable(name, "")
                     ),
                 )
                 .at(src.clone())

@@ -422,24 +422,17 @@ fn presence(case: &Case<'_>) -> Finding {
     } else {
         FindingSeverity::Medium
     };
-    let absent = case.harnesses(|s| s.skill.is_none());
-    let these = if case.entry.names.len() == 1 {
-        "that name"
-    } else {
-        "these names"
-    };
     let present_in = case.harnesses(Side::received);
     let mut f = FindingDraft {
         direction: id::only(&present_in),
         message: format!(
-            "Skill {}{}; {} {} no skill of {these}.",
+            "Skill {}{}; {}.",
             case.phrase(),
             available(&received),
-            names(&absent),
-            if absent.len() == 1 { "has" } else { "have" },
+            lacking(case)
         ),
         present_in,
-        absent_from: absent,
+        absent_from: case.harnesses(|s| !s.received()),
         ..case.draft((FindingType::CapabilityGap, severity), "presence")
     }
     .build();
@@ -461,6 +454,31 @@ fn presence(case: &Case<'_>) -> Finding {
         })
         .collect();
     f
+}
+
+/// The clause naming every side that does not receive the skill: those
+/// without one share "Cursor has no skill of that name", each that has
+/// one it does not load its own ("Gemini CLI has one it does not load"),
+/// so that no harness is left out of the sentence.
+fn lacking(case: &Case<'_>) -> String {
+    let absent = case.harnesses(|s| s.skill.is_none());
+    let these = if case.entry.names.len() == 1 {
+        "that name"
+    } else {
+        "these names"
+    };
+    let verb = if absent.len() == 1 { "has" } else { "have" };
+    (!absent.is_empty())
+        .then(|| format!("{} {verb} no skill of {these}", names(&absent)))
+        .into_iter()
+        .chain(
+            case.sides
+                .iter()
+                .filter(|s| s.skill.is_some() && !s.received())
+                .map(|s| format!("{} has one it does not load", display_name(s.harness))),
+        )
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// How the `received` sides have a skill, to follow its name in a

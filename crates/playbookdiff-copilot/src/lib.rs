@@ -200,6 +200,11 @@ pub const SURFACES: &[Surface] = &[
         .scope(Scope::User)
         .since("1.0.102")
         .note(LOCAL_ONLY),
+    Surface::new(SurfaceKind::Settings, "/etc/github-copilot/managed-settings.json")
+        .keys(&["enabledPlugins"])
+        .scope(Scope::Managed)
+        .since("1.0.81")
+        .note("Read in local mode only (`--mode local`): its `enabledPlugins`, over every other map."),
     Surface::new(SurfaceKind::Directory, "**/.github/**"),
 ];
 

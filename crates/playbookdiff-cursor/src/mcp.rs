@@ -136,7 +136,7 @@ fn fill(cx: &mut Cx<'_, '_>, s: &mut McpServer, entry: &Map<String, Value>) {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::McpLiteralSecret,
-                format!("MCP server {:?} in {} holds a value that looks like a secret (redacted here){}. Write `${{env:NAME}}` instead and rotate it.", s.name, quote(&path), if path.is_on_machine() { ", written in the user's file" } else { "; it is committed to the repository" }),
+                format!("MCP server {:?} in {} holds a value that looks like a secret (redacted here){}. Write `${{env:{}}}` instead and rotate it.", s.name, quote(&path), if path.is_on_machine() { ", written in the user's file" } else { "; it is committed to the repository" }, playbookdiff_model::redact::suggested_variable(&s.name, "")),
             )
             .at(s.source.clone()),
         );

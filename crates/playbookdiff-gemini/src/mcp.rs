@@ -15,7 +15,7 @@
 use crate::extensions::Extension;
 use crate::settings::{Settings, Workspace};
 use crate::Cx;
-use playbookdiff_model::redact::{classify_value, looks_like_secret, secret_name};
+use playbookdiff_model::redact::{classify_value, looks_like_secret};
 use playbookdiff_model::{
     Applicability, ConfiguredValue, Diagnostic, DiagnosticCode, McpServer, NamedValue, Transport,
 };
@@ -303,7 +303,7 @@ fn values(
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::McpLiteralSecret,
-                    format!("MCP server {:?} sets {field} {k} to a literal value that looks like a secret (redacted here); {}. Write ${} instead and rotate the secret.", s.name, playbookdiff_model::redact::secret_location(&s.source.path), if secret_name(k) { k.as_str() } else { "VAR" }),
+                    format!("MCP server {:?} sets {field} {k} to a literal value that looks like a secret (redacted here); {}. Write ${} instead and rotate the secret.", s.name, playbookdiff_model::redact::secret_location(&s.source.path), playbookdiff_model::redact::suggested_variable(&s.name, k)),
                 )
                 .at(s.source.clone())
                 .about(format!("{}.{field}.{k}", s.name)),

@@ -399,6 +399,34 @@ pub fn classify_value(name: &str, value: &str) -> (ConfiguredValue, bool) {
     )
 }
 
+/// The environment variable a remedy suggests for a literal secret that
+/// MCP server `server` sets under `key`: `key` itself when it is already
+/// a conventional variable name that sounds secret (`GITHUB_TOKEN`: an
+/// `env` entry), else the server's name in capitals, each run of other
+/// characters one `_`, with `_TOKEN` (`Authorization` of server
+/// `sentry-mcp`: `SENTRY_MCP_TOKEN`; a header name is no variable name).
+/// Every harness's remedy names its variable by this rule.
+pub fn suggested_variable(server: &str, key: &str) -> String {
+    let conventional = is_variable_name(key) && !key.chars().any(|c| c.is_ascii_lowercase());
+    if conventional && secret_name(key) {
+        return key.to_string();
+    }
+    let mut stem = String::new();
+    for c in server.chars() {
+        match c.is_ascii_alphanumeric() {
+            true => stem.push(c.to_ascii_uppercase()),
+            false if !stem.is_empty() && !stem.ends_with('_') => stem.push('_'),
+            false => {}
+        }
+    }
+    let stem = stem.trim_end_matches('_');
+    match stem.chars().next() {
+        None => "MCP_TOKEN".to_string(),
+        Some(c) if c.is_ascii_digit() => format!("MCP_{stem}_TOKEN"),
+        Some(_) => format!("{stem}_TOKEN"),
+    }
+}
+
 /// Where a literal secret found in the file at `path` lies, as a clause
 /// for a diagnostic's message: "it is committed to the repository" for a
 /// repository file, "it is written in a file of the user's or the
@@ -493,6 +521,27 @@ mod tests {
         let (c, s) = redact_command("npx -y server");
         assert_eq!(c, "npx -y server");
         assert!(!s);
+    }
+
+    #[test]
+    fn suggested_variables_are_conventional_names() {
+        // (server, key, suggested): a conventional secret variable is
+        // kept; a header name, a lowercase or a harmless-sounding key is
+        // replaced by the server's name with `_TOKEN`.
+        let table = [
+            ("github", "GITHUB_TOKEN", "GITHUB_TOKEN"),
+            ("sentry-mcp", "Authorization", "SENTRY_MCP_TOKEN"),
+            ("sentry", "X-API-Key", "SENTRY_TOKEN"),
+            ("My Server!", "api_key", "MY_SERVER_TOKEN"),
+            ("db", "URL", "DB_TOKEN"),
+            ("42web", "Authorization", "MCP_42WEB_TOKEN"),
+            ("--", "Authorization", "MCP_TOKEN"),
+        ];
+        for (server, key, want) in table {
+            let got = suggested_variable(server, key);
+            assert_eq!(got, want, "{server} {key}");
+            assert!(is_variable_name(&got), "{got}");
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@
 
 use crate::config::{Layer, Merged};
 use crate::Cx;
-use playbookdiff_model::redact::{looks_like_secret, secret_name};
+use playbookdiff_model::redact::looks_like_secret;
 use playbookdiff_model::{
     Applicability, ConfiguredValue, Diagnostic, DiagnosticCode, McpServer, NamedValue, Severity,
     SourceRef, Transport,
@@ -149,7 +149,7 @@ fn named_values(
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::McpLiteralSecret,
-                    format!("MCP server {name:?} sets {field} {k} to a literal value that looks like a secret (redacted here); {}. Use {{env:{}}} instead and rotate the secret.", playbookdiff_model::redact::secret_location(&source.path), if secret_name(k) { k.to_string() } else { "VAR".to_string() }),
+                    format!("MCP server {name:?} sets {field} {k} to a literal value that looks like a secret (redacted here); {}. Use {{env:{}}} instead and rotate the secret.", playbookdiff_model::redact::secret_location(&source.path), playbookdiff_model::redact::suggested_variable(name, k)),
                 )
                 .at(source.clone())
                 .about(format!("{name}.{field}.{k}")),

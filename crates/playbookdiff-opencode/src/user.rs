@@ -76,9 +76,13 @@ pub(crate) fn global_instruction(
             InstructionKind::Memory,
         ),
     ];
+    // `existsSafe` is the file system's `exists`, which follows a link:
+    // a link to nothing does not exist, and the next candidate is taken
+    // (1.18.33 binary: `FileSystem.existsSafe` calls `exists`, an error
+    // answered `false`; not recorded by a case).
     let (path, kind) = candidates
         .into_iter()
-        .find(|(p, _)| machine.stat(p).is_ok())?;
+        .find(|(p, _)| machine.stat(p).is_ok_and(|s| s.kind != EntryKind::Symlink))?;
     let how = playbookdiff_adapter::problems::UserMarkdown {
         effect: "OpenCode may send it; its content is unknown",
         non_utf8: crate::NON_UTF8,

@@ -286,14 +286,20 @@ fn details(out: &mut String, findings: &[&Finding]) {
         if let Some(a) = &f.accepted {
             let _ = writeln!(out, "- accepted in playbookdiff.toml: {}", esc(&a.reason));
         }
-        for i in f.items.iter().take(6) {
-            let _ = writeln!(
-                out,
+        let mut lines: Vec<String> = Vec::new();
+        for i in &f.items {
+            let line = format!(
                 "- {} {}: {}",
                 i.harness.as_str(),
                 code(&crate::text::location(&i.source)),
                 message(&i.reason)
             );
+            if lines.len() < 6 && !lines.contains(&line) {
+                lines.push(line);
+            }
+        }
+        for line in lines {
+            let _ = writeln!(out, "{line}");
         }
         for a in &f.absences {
             let _ = writeln!(

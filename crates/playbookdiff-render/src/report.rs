@@ -456,7 +456,7 @@ pub fn repository_problems(configs: &[EffectiveAgentConfig]) -> Vec<RepositoryPr
     out
 }
 
-/// `path:lines` of each item of `harness` in `f`, in path order (the same
+/// `path:lines` of each item of `harness` in `f`, each place once, in path order (the same
 /// order on every harness's row), at most `max`, then `+N`;
 /// for a finding without items (an agent that would not start), the
 /// files its problems name for `harness`.
@@ -477,7 +477,14 @@ pub fn evidence(f: &Finding, harness: Harness, max: usize) -> Option<String> {
     // Every harness's row in one order, by path (lines in their order
     // within a file), whatever order each side's items came in.
     sources.sort_by(|a, b| a.path.as_str().cmp(b.path.as_str()));
-    let locs: Vec<String> = sources.into_iter().map(crate::text::location).collect();
+    // One place once: two items from the same lines (an instruction file
+    // a harness reaches both as the root's and the cwd's) are one place.
+    let mut locs: Vec<String> = Vec::new();
+    for loc in sources.into_iter().map(crate::text::location) {
+        if !locs.contains(&loc) {
+            locs.push(loc);
+        }
+    }
     if locs.is_empty() {
         return None;
     }

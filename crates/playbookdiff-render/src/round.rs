@@ -5,10 +5,11 @@
 //! problems, what each agent receives per launch directory, the linked
 //! documents with their sizes, then the brief and each inlined document
 //! whole, each under a rule line naming its path. Every line this module
-//! writes is wrapped to the output width (80 columns by default); the
-//! brief's and the documents' own lines are printed as they are.
+//! writes is wrapped to the output width (80 columns by default), the
+//! brief's and the documents' own lines too: a line wider than that goes
+//! on under its own indentation (and list marker), cut at spaces.
 
-use crate::layout::{columns, wrap, wrap_hanging};
+use crate::layout::{columns, width, wrap, wrap_hanging, wrap_quoted_hanging};
 use playbookdiff_round::packet::{AgentReceives, ContextPacket};
 use playbookdiff_round::rulings::{Decision, RulingsReport};
 use std::fmt::Write as _;
@@ -195,11 +196,34 @@ fn whole_texts(out: &mut String, p: &ContextPacket) {
         .filter_map(|d| d.text.as_ref().map(|t| (&d.path, t)));
     for (path, text) in std::iter::once((&p.brief.path, &p.brief.text)).chain(inlined) {
         let _ = writeln!(out, "\n──── {path}");
-        out.push_str(text);
-        if !text.ends_with('\n') {
-            out.push('\n');
+        for l in text.lines() {
+            out.push_str(&quoted_line(l));
         }
     }
+}
+
+/// One line of a brief or a document, ending with a newline: as it is
+/// when it fits the output width, else wrapped at spaces
+/// ([`wrap_quoted_hanging`]), the lines after the first indented under
+/// its text (after its indentation and a list marker `- `, `* `, `1. `).
+fn quoted_line(l: &str) -> String {
+    if width(l) <= columns() {
+        return format!("{l}\n");
+    }
+    let body = l.trim_start();
+    let lead = &l[..l.len() - body.len()];
+    let marker = body
+        .split_once(' ')
+        .map(|(m, _)| m)
+        .filter(|m| {
+            matches!(*m, "-" | "*" | "+" | ">")
+                || (m.len() > 1
+                    && m.ends_with('.')
+                    && m[..m.len() - 1].bytes().all(|b| b.is_ascii_digit()))
+        })
+        .map_or(0, |m| m.len() + 1);
+    let rest = " ".repeat(width(lead) + marker);
+    wrap_quoted_hanging(body, lead, &rest, columns())
 }
 
 /// `round rulings` as pretty-printed JSON ([`RulingsReport`]), ending with

@@ -317,7 +317,7 @@ fn hooks_and_permissions(out: &mut String, p: &Painter, config: &EffectiveAgentC
         section(out, p, "Permissions", config.permissions.len());
         let mut table = Table {
             caps: vec![(0, PATH_COLUMN), (1, NAME_COLUMN)],
-            wrap_under: Some(0),
+            wrap_under: Some(1),
             paths: vec![0],
             ..Table::default()
         };
@@ -703,58 +703,100 @@ impl Table {
         }
         let right = crate::layout::columns();
         for row in &self.rows {
-            let mut line = String::from("  ");
-            let mut at = 2;
-            for (i, cell) in row.iter().enumerate() {
-                let last = i + 1 == row.len();
-                let mut cell = Cow::Borrowed(cell);
-                if i > 0 && at + width(&cell.text) > right {
-                    if let Some(under) = self.wrap_under {
-                        // A cell pushed past the right edge (by a wide
-                        // cell before it) starts a line of its own.
-                        let under = starts[under.min(i)];
-                        if at > under {
-                            if !line.trim().is_empty() {
-                                out.push_str(line.trim_end());
-                                out.push('\n');
-                            }
-                            at = under;
-                            line = " ".repeat(at);
+            self.write_aligned_row(out, p, row, &starts, &widths, right);
+        }
+    }
+
+    /// One row of [`Table::write_aligned`], whose columns start at
+    /// `starts` and are `widths` wide. After a cell wider than its column
+    /// (a long path), each following cell goes on a line of its own under
+    /// the column `wrap_under`, so that a row goes on at one column
+    /// whatever its cells' widths. The last cell (the value), when it
+    /// does not fit the line, is wrapped at its spaces under its own
+    /// column when that leaves it [`VALUE_ROOM`] columns, else goes on a
+    /// line of its own under `wrap_under` (wrapped there when wider).
+    fn write_aligned_row(
+        &self,
+        out: &mut String,
+        p: &Painter,
+        row: &[Cell],
+        starts: &[usize],
+        widths: &[usize],
+        right: usize,
+    ) {
+        let mut line = String::from("  ");
+        let mut at = 2;
+        let mut flowing = false;
+        for (i, cell) in row.iter().enumerate() {
+            let last = i + 1 == row.len();
+            let mut cell = Cow::Borrowed(cell);
+            let hangs =
+                |at: usize| last && cell.style.is_none() && right.saturating_sub(at) >= VALUE_ROOM;
+            let pushed = !hangs(at) && at + width(&cell.text) > right;
+            if i > 0 && (flowing || pushed) {
+                if let Some(under) = self.wrap_under {
+                    // A cell pushed past the right edge (by a wide cell
+                    // before it), or after a cell wider than its column,
+                    // starts a line of its own.
+                    let under = starts[under.min(i)];
+                    if at > under {
+                        if !line.trim().is_empty() {
+                            out.push_str(line.trim_end());
+                            out.push('\n');
                         }
+                        at = under;
+                        line = " ".repeat(at);
                     }
                 }
-                if self.paths.contains(&i) && at + width(&cell.text) > right {
-                    // A path shortened from the left, only when it must.
-                    cell = Cow::Owned(Cell {
-                        text: shorten_path_left(&cell.text, right.saturating_sub(at).max(20)),
-                        style: cell.style,
-                    });
-                }
-                let w = width(&cell.text);
-                if !last && at + w > starts[i] + widths[i] {
-                    // Wider than its column: the rest of the row goes on
-                    // below, aligned.
-                    line.push_str(&cell.paint(p));
-                    out.push_str(line.trim_end());
-                    out.push('\n');
-                    line = " ".repeat(starts[i + 1]);
-                    at = starts[i + 1];
-                    continue;
-                }
-                line.push_str(&cell.paint(p));
-                if !last {
-                    let next = starts[i + 1].max(at + w + 2);
-                    line.push_str(&pad("", next - at - w));
-                    at = next;
-                }
             }
-            if !line.trim().is_empty() {
+            if at + width(&cell.text) > right && hangs(at) && !self.paths.contains(&i) {
+                // The value wrapped at its spaces under its own column.
+                let indent = " ".repeat(at);
+                let wrapped = crate::layout::wrap_hanging(&cell.text, &indent, &indent, right);
+                line.push_str(wrapped.trim_start_matches(' '));
                 out.push_str(line.trim_end());
                 out.push('\n');
+                return;
             }
+            if self.paths.contains(&i) && at + width(&cell.text) > right {
+                // A path shortened from the left, only when it must.
+                cell = Cow::Owned(Cell {
+                    text: shorten_path_left(&cell.text, right.saturating_sub(at).max(20)),
+                    style: cell.style,
+                });
+            }
+            let w = width(&cell.text);
+            if !last && !flowing && at + w > starts[i] + widths[i] {
+                // Wider than its column: the rest of the row goes on
+                // below, under `wrap_under` (else aligned).
+                line.push_str(&cell.paint(p));
+                out.push_str(line.trim_end());
+                out.push('\n');
+                flowing = self.wrap_under.is_some();
+                at = match self.wrap_under {
+                    Some(under) => starts[under.min(i + 1)],
+                    None => starts[i + 1],
+                };
+                line = " ".repeat(at);
+                continue;
+            }
+            line.push_str(&cell.paint(p));
+            if !last {
+                let next = starts[i + 1].max(at + w + 2);
+                line.push_str(&pad("", next - at - w));
+                at = next;
+            }
+        }
+        if !line.trim().is_empty() {
+            out.push_str(line.trim_end());
+            out.push('\n');
         }
     }
 }
+
+/// The fewest columns a table's last cell (a value) is wrapped in under
+/// its own column; with less room it goes on a line of its own.
+const VALUE_ROOM: usize = 20;
 
 impl Cell {
     fn paint(&self, p: &Painter) -> String {
@@ -1095,5 +1137,88 @@ Assumptions (1)
             assert!(!out.contains(ch), "{ch:?}");
         }
         assert!(out.contains("a\\u{202e}b\\u{2066}c\\u{200f}"), "{out}");
+    }
+
+    /// The column each line of `text` starts at (its leading spaces).
+    fn starts_of(text: &str) -> Vec<usize> {
+        text.lines()
+            .map(|l| l.len() - l.trim_start().len())
+            .collect()
+    }
+
+    /// A row goes on under one column whatever its cells' widths: after a
+    /// path wider than its column, the name and the value each on a line
+    /// under `wrap_under` (a name that would fit at the far right went
+    /// there, one that would not under the path); a value too wide for
+    /// its line wraps under its own column; every line within 80 columns.
+    #[test]
+    fn tables_go_on_under_one_column_within_80_columns() {
+        let plain = Painter {
+            color: Color::Plain,
+        };
+        let value = "explicit=allowed implicit=allowed, advertised";
+        let mut skills = Table {
+            caps: vec![(2, PATH_COLUMN), (3, NAME_COLUMN)],
+            wrap_under: Some(2),
+            paths: vec![2],
+            ..Table::default()
+        };
+        // (path, name): the names 16 and 21 columns wide after paths
+        // wider than the path column; one that fits its column.
+        for (path, name) in [
+            (
+                ".claude/skills/openspec-explore/SKILL.md:1-10",
+                "openspec-explore",
+            ),
+            (
+                ".claude/skills/logging-observability/SKILL.md:1-4",
+                "logging-observability",
+            ),
+            (
+                ".claude/skills/openspec-archive-change/SKILL.md:1-10",
+                "openspec-archive-change",
+            ),
+            (".claude/skills/create-pr/SKILL.md:1-4", "create-pr"),
+        ] {
+            skills.row(vec![
+                Cell::plain("effective"),
+                Cell::plain("startup"),
+                Cell::plain(path),
+                Cell::plain(name),
+                Cell::plain(value),
+            ]);
+        }
+        let mut out = String::new();
+        crate::layout::with_width(80, || skills.write(&mut out, &plain));
+        let starts = starts_of(&out);
+        // Three rows of three lines, then the short one's two.
+        assert_eq!(starts, [2, 22, 22, 2, 22, 22, 2, 22, 22, 2, 22], "{out}");
+
+        let mut permissions = Table {
+            caps: vec![(0, PATH_COLUMN), (1, NAME_COLUMN)],
+            wrap_under: Some(1),
+            paths: vec![0],
+            ..Table::default()
+        };
+        for rule in [
+            "Bash(ls:*)",
+            "Bash(git status:*) Bash(git log:*) Bash(gh pr view:*)",
+        ] {
+            permissions.row(vec![
+                Cell::plain(".claude/settings.json:15"),
+                Cell::plain("permissions.allow"),
+                Cell::plain(format!("{rule} (honoured: unknown)")),
+            ]);
+        }
+        let mut out = String::new();
+        crate::layout::with_width(80, || permissions.write(&mut out, &plain));
+        let value_column = out.lines().next().unwrap().find("Bash").unwrap();
+        let starts = starts_of(&out);
+        assert_eq!(starts[0], 2, "{out}");
+        assert!(starts.len() > 2, "{out}");
+        assert!(starts[2..].iter().all(|&c| c == value_column), "{out}");
+        for line in out.lines() {
+            assert!(width(line) <= 80, "{out}");
+        }
     }
 }

@@ -405,6 +405,21 @@ pub(crate) struct RoundRuleArgs {
     pub reason: String,
 }
 
+impl RoundCommand {
+    /// Which brief and repository the subcommand works on.
+    pub(crate) fn target(&self) -> &RoundBriefArgs {
+        match self {
+            RoundCommand::Context(a) => &a.target,
+            RoundCommand::Escalate(a) => &a.target,
+            RoundCommand::Rule(a) => &a.target,
+            RoundCommand::Rulings(a) => &a.target,
+            RoundCommand::Probe(a) => &a.target,
+            RoundCommand::Audit(a) => &a.target,
+            RoundCommand::Check(a) => &a.target,
+        }
+    }
+}
+
 /// Arguments of `playbookdiff round rulings`.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct RoundRulingsArgs {
@@ -1020,8 +1035,8 @@ pub(crate) struct ContextArgs {
 
     /// With --mode local, the directory that stands for `/` when the
     /// managed configuration is read (/etc/claude-code, /etc/codex,
-    /// /etc/gemini-cli, /etc/opencode), e.g. a copy of another machine's
-    /// files [default: /]
+    /// /etc/gemini-cli, /etc/github-copilot, /etc/opencode), e.g. a copy of
+    /// another machine's files [default: /]
     #[arg(long, value_name = "DIR")]
     pub managed_root: Option<PathBuf>,
 

@@ -101,7 +101,11 @@ fn run() -> ExitStatus {
             })
         }
         Some(Command::Layout(a)) => layout::run(a),
-        Some(Command::Round(r)) => round::run(r, here),
+        Some(Command::Round(r)) => match round::brief_id_names_a_directory(r.target(), &args, here)
+        {
+            Some(line) => Err(context::UsageError(line)),
+            None => round::run(r, here),
+        },
         Some(Command::Guard(g)) => guard::run(g, here).map_err(context::UsageError),
         Some(Command::Mcp) => mcp::run()
             .map_err(context::UsageError)

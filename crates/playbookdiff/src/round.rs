@@ -43,6 +43,24 @@ pub(crate) fn run(command: &RoundCommand, here: Option<&Path>) -> Result<Outcome
     }
 }
 
+/// When the brief id given as the argument ID names a directory and no
+/// brief (`round rulings examples/monorepo`): the repository was meant,
+/// which `round` takes with `--repo`. The answer is the line to print,
+/// the command line rewritten ([`crate::habits::repo_given_the_other_way`]).
+pub(crate) fn brief_id_names_a_directory(
+    target: &RoundBriefArgs,
+    args: &[std::ffi::OsString],
+    here: Option<&Path>,
+) -> Option<String> {
+    let (Some(id), None, Some(dir)) = (&target.id, &target.repo, here) else {
+        return None;
+    };
+    if !dir.join(id).is_dir() || find(target, here).is_ok() {
+        return None;
+    }
+    crate::habits::repo_given_the_other_way(args, id, here)
+}
+
 /// The brief a round works under, found: the repository root, the
 /// brief's repository-relative path, the brief and what named it.
 pub(crate) struct Found {

@@ -655,6 +655,13 @@ fn default_rows() -> Vec<Row> {
             "agent-config",
         ),
         row(write("/etc/codex/hooks.json"), Deny, "agent-config"),
+        // Copilot CLI's managed settings (their `enabledPlugins`, from
+        // 1.0.81): a row of its table, so refused like Claude Code's.
+        row(
+            write("/etc/github-copilot/managed-settings.json"),
+            Deny,
+            "agent-config",
+        ),
         row(
             bash("echo '{\"disableAllHooks\": true}' > ~/.claude/settings.json"),
             Deny,

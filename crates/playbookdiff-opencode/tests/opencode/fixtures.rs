@@ -1209,3 +1209,33 @@ fn the_file_read_is_not_attached_as_its_own_instruction() {
     assert_eq!(b.applicability, Applicability::Shadowed);
     assert!(b.reason.contains("targetPath itself"), "{}", b.reason);
 }
+
+/// `~/.config/opencode/AGENTS.md` a link to nothing does not exist for
+/// OpenCode (`existsSafe` follows links): the user's global instruction
+/// is then `~/.claude/CLAUDE.md`, as when the first is absent.
+#[cfg(unix)]
+#[test]
+fn a_dangling_global_agents_md_falls_back_to_the_claude_file() {
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join(".config/opencode");
+    std::fs::create_dir_all(&config).unwrap();
+    std::os::unix::fs::symlink("missing.md", config.join("AGENTS.md")).unwrap();
+    std::fs::create_dir_all(home.path().join(".claude")).unwrap();
+    std::fs::write(home.path().join(".claude/CLAUDE.md"), "Use tabs.\n").unwrap();
+    let machine = playbookdiff_source::Machine::new(Some(home.path().to_path_buf()));
+    let tree = WorkingTree::open(&KIT.fixture("unknown_top_level_key")).unwrap();
+    let repo = Repo::new(&tree);
+    let ctx = playbookdiff_testkit::at_root().local().context();
+    let inputs = playbookdiff_adapter::Inputs {
+        machine: Some(&machine),
+        ..Default::default()
+    };
+    let config = ADAPTER.compile_with(&repo, &ctx, &inputs);
+    let global: Vec<&str> = config
+        .instructions
+        .iter()
+        .filter(|i| i.source.path.is_on_machine())
+        .map(|i| i.source.path.as_str())
+        .collect();
+    assert_eq!(global, ["~/.claude/CLAUDE.md"], "{:?}", config.instructions);
+}

@@ -933,3 +933,80 @@ fn forge_formats_point_at_the_real_path_of_a_hostile_directory_name() {
         "{uris:?}"
     );
 }
+
+/// Each place of a finding's evidence is named once per harness, in
+/// every format that lists places: Copilot CLI reaches the root's
+/// `AGENTS.md` both as the root's and as the launch directory's file, two
+/// items from the same lines, which the Markdown report listed as
+/// `AGENTS.md:1-4, AGENTS.md:1-4`.
+#[test]
+fn evidence_names_each_place_once() {
+    let check = |format: &str| {
+        let out = playbookdiff()
+            .current_dir(example().join("../.."))
+            .args(["check", "examples/monorepo", "--root", "--all-dirs"])
+            .args(["--format", format])
+            .output()
+            .unwrap();
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let markdown = check("markdown");
+    let mut lists = 0;
+    // `harness: `place`, `place`` in a cell, one per `<br>`; `- harness
+    // `place`: why` in the details.
+    for cell in markdown.split(['|', '\n']).flat_map(|c| c.split("<br>")) {
+        let Some((_, places)) = cell.trim().split_once(": <code>") else {
+            continue;
+        };
+        lists += 1;
+        let places: Vec<&str> = places.split(", ").collect();
+        let mut unique = places.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), places.len(), "{cell}");
+    }
+    assert!(lists > 20, "{markdown}");
+    let details: Vec<&str> = markdown.lines().filter(|l| l.starts_with("- ")).collect();
+    for pair in details.windows(2) {
+        assert_ne!(pair[0], pair[1], "{markdown}");
+    }
+    let text = check("text");
+    assert!(!text.contains("AGENTS.md:1-4, AGENTS.md:1-4"), "{text}");
+}
+
+/// A capability gap's sentence names every harness compared: each one
+/// receives the item, lacks it, or has it without receiving it (Gemini
+/// CLI's `review` skill of a parent directory, `not loaded` in the view,
+/// was left out of the sentence of the `review` finding).
+#[test]
+fn a_capability_gap_names_every_harness() {
+    let out = playbookdiff()
+        .current_dir(example().join("../.."))
+        .args(["check", "examples/monorepo", "--root", "--all-dirs"])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{out:?}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names = [
+        "Claude Code",
+        "Codex",
+        "Copilot CLI",
+        "Cursor",
+        "Gemini CLI",
+        "OpenCode",
+    ];
+    let mut gaps = 0;
+    for f in json["findings"].as_array().unwrap() {
+        if f["type"] != "capability-gap" || f["category"] != "skill" {
+            continue;
+        }
+        gaps += 1;
+        let message = f["message"].as_str().unwrap();
+        for name in names {
+            assert!(message.contains(name), "{name} left out: {message}");
+        }
+    }
+    assert!(gaps > 0, "{json}");
+}

@@ -765,7 +765,7 @@ fn the_commands_own_reports_fit_80_columns() {
 fn the_repository_given_the_other_commands_way_is_answered() {
     let repo = monorepo();
     let dir = repo.path();
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         // A misspelt value in the same line is written as it is meant, so
         // the line given runs (it repeated `--host claude`, which clap
         // then refused).
@@ -784,6 +784,12 @@ fn the_repository_given_the_other_commands_way_is_answered() {
         (
             &["guard", "install", "--host", "codex", "web"],
             "error: guard install takes the repository with --repo; run: playbookdiff guard install --host codex --repo web",
+        ),
+        // The brief id a directory that names no brief: the repository
+        // was meant (it said the briefs folder `briefs/` did not exist).
+        (
+            &["round", "rulings", "web"],
+            "error: round rulings takes the repository with --repo; run: playbookdiff round rulings --repo web",
         ),
         (
             &["round", "context", "api", "web"],

@@ -114,6 +114,40 @@ fn the_branch_names_the_brief_and_the_packet_says_what_it_must() {
     }
 }
 
+/// The brief and each inlined document are quoted within 80 columns too:
+/// a prose line, a list item and an indented line wider than that go on
+/// under their own text, every word kept in its order; a line that fits
+/// is as it was.
+#[test]
+fn quoted_brief_and_document_lines_fit_80_columns() {
+    let repo = repository("brief/012", "briefs");
+    let long =
+        "The API (apps/api) serves the web app (apps/web); UI components live in packages/ui.";
+    let doc = format!("{long}\n\n- {long}\n    {long}\nTokens rotate daily.\n");
+    std::fs::write(repo.path().join("docs/design.md"), &doc).unwrap();
+    let text = stdout(round(repo.path()).env_remove("COLUMNS"));
+    for line in text.lines() {
+        assert!(
+            unicode_width::UnicodeWidthStr::width(line) <= 80,
+            "over 80 columns: {line}"
+        );
+    }
+    let quoted = &text[text.find("\n──── docs/design.md\n").unwrap()..];
+    assert!(quoted.contains(
+        "\nThe API (apps/api) serves the web app (apps/web); UI components live in\npackages/ui.\n\n- The API"
+    ), "{quoted}");
+    assert!(
+        quoted.contains("live in\n  packages/ui.\n    The API"),
+        "{quoted}"
+    );
+    assert!(
+        quoted.contains("\n    packages/ui.\nTokens rotate daily.\n"),
+        "{quoted}"
+    );
+    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words(quoted).contains(&words(&doc)), "{quoted}");
+}
+
 #[test]
 fn the_budget_names_what_does_not_fit() {
     let repo = repository("brief/012", "briefs");
