@@ -782,8 +782,8 @@ pub(crate) fn window_share(cx: &mut Compiler<'_, '_>) {
             way.own(bundled.skills)
         ),
         false => format!(
-            "shared with the {} entries of a fresh installation's own",
-            bundled.all().count
+            "shared with the {} of a fresh installation's own",
+            playbookdiff_model::remedy::count(bundled.all().count as usize, "entry", "entries")
         ),
     };
     let words = format!(

@@ -238,6 +238,19 @@ fn rows_of(adapter: &dyn Adapter, version: &str) -> globset::GlobSet {
     set.build().unwrap()
 }
 
+/// Whether `path` is a Gemini CLI policy file that the settings'
+/// `policyPaths` or `adminPolicyPaths` name: a permission rule's file
+/// outside the agent's own policy folders (`~/.gemini/policies`, the
+/// extensions' folders under `~/.gemini/`, `/etc/gemini-cli/policies`),
+/// which no row of a table can name.
+pub fn in_configured_policy_path(config: &EffectiveAgentConfig, path: &str) -> bool {
+    let own = path.starts_with("~/.gemini/") || path.starts_with("/etc/gemini-cli/");
+    !own && config
+        .permissions
+        .iter()
+        .any(|p| p.source.path.as_str() == path)
+}
+
 /// Asserts that every file of the user's home or of the machine (a path
 /// starting with `~/` or `/`) that an item or a skill of `adapter`'s
 /// local-mode compilation comes from matches a user or managed row of the

@@ -180,7 +180,9 @@ fn every_adapter_home_variable_is_refused_to_set() {
 /// is refused as agent configuration when an agent writes it (a home
 /// skill, subagent, command, plugin module or settings file changes what
 /// the agents load, as a repository's does), apart from the skills of a
-/// directory OpenCode's `skills.paths` names, which no table can name.
+/// directory OpenCode's `skills.paths` names and the policy files Gemini
+/// CLI's `policyPaths` and `adminPolicyPaths` name, which no table can
+/// name.
 #[test]
 fn every_home_file_an_adapter_reads_is_protected() {
     let mut policy = surfaces_only();
@@ -196,7 +198,9 @@ fn every_home_file_an_adapter_reads_is_protected() {
                 let config =
                     playbookdiff_testkit::layout::compile_with_home(*adapter, &case, version);
                 for path in playbookdiff_testkit::layout::home_sources(&config) {
-                    if in_configured_skill_path(&config, &path) {
+                    if in_configured_skill_path(&config, &path)
+                        || playbookdiff_testkit::layout::in_configured_policy_path(&config, &path)
+                    {
                         continue;
                     }
                     checked += 1;

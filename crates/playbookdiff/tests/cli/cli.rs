@@ -540,7 +540,7 @@ fn agent_version_picks_the_profile_per_harness() {
     for (harness, first, older) in [
         ("claude-code", "2.0.59", "2.0.58"),
         ("codex", "0.63.0", "0.61.0"),
-        ("copilot", "0.0.388", "0.0.384"),
+        ("copilot", "0.0.368", "0.0.366"),
     ] {
         let at = |release: &str| {
             json_of(

@@ -97,16 +97,16 @@ fn json_equals_the_adapters_tables() {
     assert_eq!(actual, expected);
 }
 
-/// A release outside the modelled window (Copilot CLI before 0.0.388)
+/// A release outside the modelled window (Copilot CLI before 0.0.368)
 /// gets the nearest profile, with the usual `unknown-agent-version`
-/// warning, and a release that drops a row (Copilot CLI 0.0.388 reads no
+/// warning, and a release that drops a row (Copilot CLI 0.0.368 reads no
 /// `.github/mcp.json`) shows it without that row.
 #[test]
 fn agent_version_picks_one_release() {
-    let doc = json(&["--harness", "copilot", "--agent-version", "copilot=0.0.384"]);
+    let doc = json(&["--harness", "copilot", "--agent-version", "copilot=0.0.366"]);
     let layouts = doc["layouts"].as_array().unwrap();
     assert_eq!(layouts.len(), 1);
-    assert_eq!(layouts[0]["release"], "0.0.388");
+    assert_eq!(layouts[0]["release"], "0.0.368");
     assert_eq!(
         layouts[0]["diagnostics"][0]["code"], "unknown-agent-version",
         "{doc}"

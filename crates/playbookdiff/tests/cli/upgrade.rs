@@ -452,11 +452,15 @@ fn a_new_cap_no_description_reaches_changes_nothing_for_the_model() {
         );
         assert!(out.contains("changes nothing here"), "{range}: {out}");
     }
-    // A description past the cap is shortened: that the model receives.
+    // A description past the listing's 250-character cap (from 2.1.86)
+    // is shortened: that the model receives. The 1,536-character cap of
+    // 2.1.105 changes nothing the listing shows, which is already cut.
     let long = format!("---\ndescription: {}\n---\nDo it.\n", "x".repeat(1600));
     let r = repo(&[(".claude/commands/long.md", long.as_str())]);
-    let (code, out, err) = upgrade(r.path(), &["claude-code", "2.1.104..2.1.105", "."]);
+    let (code, out, err) = upgrade(r.path(), &["claude-code", "2.1.85..2.1.86", "."]);
     assert_eq!(code, 1, "{out}{err}");
+    let (code, out, err) = upgrade(r.path(), &["claude-code", "2.1.104..2.1.105", "."]);
+    assert_eq!(code, 0, "{out}{err}");
 }
 
 /// One rule for releases without a profile of their own: the upgrade
