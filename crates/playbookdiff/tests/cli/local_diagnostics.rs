@@ -756,10 +756,14 @@ fn gemini_reports_a_dangling_link_in_the_users_folders() {
 #[cfg(unix)]
 #[test]
 fn opencode_reports_a_dangling_link_in_the_users_folders() {
+    // A dangling `~/.config/opencode/AGENTS.md` is absent to OpenCode
+    // (`FileSystem.existsSafe`), so it falls back to `~/.claude/CLAUDE.md`,
+    // itself a dangling link here.
     dangling_links_reported(
         "opencode",
         &[
             ".agents/skills/x",
+            ".claude/CLAUDE.md",
             ".claude/skills/x",
             ".config/opencode/AGENTS.md",
             ".config/opencode/agent/x",
