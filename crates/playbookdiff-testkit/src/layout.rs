@@ -238,17 +238,21 @@ fn rows_of(adapter: &dyn Adapter, version: &str) -> globset::GlobSet {
     set.build().unwrap()
 }
 
-/// Whether `path` is a Gemini CLI policy file that the settings'
-/// `policyPaths` or `adminPolicyPaths` name: a permission rule's file
-/// outside the agent's own policy folders (`~/.gemini/policies`, the
-/// extensions' folders under `~/.gemini/`, `/etc/gemini-cli/policies`),
-/// which no row of a table can name.
-pub fn in_configured_policy_path(config: &EffectiveAgentConfig, path: &str) -> bool {
-    let own = path.starts_with("~/.gemini/") || path.starts_with("/etc/gemini-cli/");
-    !own && config
-        .permissions
-        .iter()
-        .any(|p| p.source.path.as_str() == path)
+/// Whether `path` is the file of a permission rule of `config` that lies
+/// outside every folder of `own` (the agent's own policy folders, as
+/// `~/`- or `/`-prefixed paths): a file a setting names (Gemini CLI's
+/// `policyPaths` and `adminPolicyPaths`, 0.36.0 on), which may lie
+/// anywhere, so no row of a table can name it.
+pub fn permission_file_named_by_a_setting(
+    config: &EffectiveAgentConfig,
+    path: &str,
+    own: &[&str],
+) -> bool {
+    !own.iter().any(|folder| path.starts_with(folder))
+        && config
+            .permissions
+            .iter()
+            .any(|p| p.source.path.as_str() == path)
 }
 
 /// Asserts that every file of the user's home or of the machine (a path

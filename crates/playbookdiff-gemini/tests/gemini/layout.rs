@@ -35,6 +35,10 @@ const EXAMPLE: Example<'static> = Example {
     plugin_dir: "plug",
 };
 
+/// The folders Gemini CLI reads policy files from of its own: the user's
+/// (and the extensions' under `~/.gemini/`) and the system's.
+const GEMINI_POLICY_FOLDERS: &[&str] = &["~/.gemini/", "/etc/gemini-cli/"];
+
 /// Every file of the user's home or of the machine that local mode reads
 /// for the oracle's fixture homes is a user or managed row of the table
 /// (which `playbookdiff layout` prints and the guard protects), apart
@@ -44,6 +48,12 @@ const EXAMPLE: Example<'static> = Example {
 fn every_home_file_read_is_a_row_of_the_table() {
     playbookdiff_testkit::layout::assert_every_home_source_is_a_row(
         &playbookdiff_gemini::ADAPTER,
-        playbookdiff_testkit::layout::in_configured_policy_path,
+        |config, path| {
+            playbookdiff_testkit::layout::permission_file_named_by_a_setting(
+                config,
+                path,
+                GEMINI_POLICY_FOLDERS,
+            )
+        },
     );
 }

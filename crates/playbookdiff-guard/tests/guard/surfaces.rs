@@ -199,7 +199,11 @@ fn every_home_file_an_adapter_reads_is_protected() {
                     playbookdiff_testkit::layout::compile_with_home(*adapter, &case, version);
                 for path in playbookdiff_testkit::layout::home_sources(&config) {
                     if in_configured_skill_path(&config, &path)
-                        || playbookdiff_testkit::layout::in_configured_policy_path(&config, &path)
+                        || playbookdiff_testkit::layout::permission_file_named_by_a_setting(
+                            &config,
+                            &path,
+                            &["~/.gemini/", "/etc/gemini-cli/"],
+                        )
                     {
                         continue;
                     }
