@@ -414,14 +414,7 @@ impl Parser<'_> {
         self.next();
         let mut needs_comma = false;
         while !matches!(self.lexer.token, Token::CloseBrace | Token::Eof) {
-            if self.lexer.token == Token::Comma {
-                if !needs_comma {
-                    self.fail("value expected");
-                }
-                self.next();
-            } else if needs_comma {
-                self.fail("comma expected");
-            }
+            self.separator(needs_comma);
             if !self.member(&mut out) {
                 self.skip_to("value expected", &[Token::CloseBrace, Token::Comma]);
             }
@@ -433,6 +426,20 @@ impl Parser<'_> {
             self.fail("close brace expected");
         }
         Value::Object(out)
+    }
+
+    /// The comma before a member or element: passed over, and a fault
+    /// noted where none was due (`value expected`, a leading or doubled
+    /// comma) or one is missing (`comma expected`), as `jsonc-parser` does.
+    fn separator(&mut self, needs_comma: bool) {
+        if self.lexer.token == Token::Comma {
+            if !needs_comma {
+                self.fail("value expected");
+            }
+            self.next();
+        } else if needs_comma {
+            self.fail("comma expected");
+        }
     }
 
     /// One member into `out`; `false` when the token is not a key.
@@ -470,14 +477,7 @@ impl Parser<'_> {
         self.next();
         let mut needs_comma = false;
         while !matches!(self.lexer.token, Token::CloseBracket | Token::Eof) {
-            if self.lexer.token == Token::Comma {
-                if !needs_comma {
-                    self.fail("value expected");
-                }
-                self.next();
-            } else if needs_comma {
-                self.fail("comma expected");
-            }
+            self.separator(needs_comma);
             match self.value() {
                 Some(v) => out.push(v),
                 None => self.skip_to("value expected", &[Token::CloseBracket, Token::Comma]),

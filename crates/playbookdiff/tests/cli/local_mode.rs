@@ -105,6 +105,21 @@ fn compiled_for(t: &Path, harness: &str) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// [`compiled_for`] at release `version` (`--agent-version HARNESS=VERSION`).
+fn compiled_at(t: &Path, harness: &str, version: &str) -> Value {
+    let pin = format!("{harness}={version}");
+    let args = ["compile", "--harness", harness, "--agent-version", &pin];
+    let out = local(t, &[&args[..], &["--format", "json"]].concat())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// `compile --harness HARNESS --format json` in local mode: the document
 /// and its text, for the tests that hold that a secret is not in it.
 fn compiled_with_text(t: &Path, harness: &str) -> (Value, String) {
@@ -3457,25 +3472,7 @@ fn gemini_cli_lists_the_subagents_of_the_users_extensions() {
     );
     write(&home, &format!("{kit}/agents/helper.md"), &agent("Kit's"));
     write(&home, &format!("{kit}/agents/_draft.md"), &agent("Draft"));
-    let run = |version: &str| {
-        let pin = format!("gemini={version}");
-        let out = local(
-            t.path(),
-            &[
-                "compile",
-                "--harness",
-                "gemini",
-                "--agent-version",
-                &pin,
-                "--format",
-                "json",
-            ],
-        )
-        .output()
-        .unwrap();
-        assert!(out.status.success());
-        serde_json::from_slice::<Value>(&out.stdout).unwrap()
-    };
+    let run = |version: &str| compiled_at(t.path(), "gemini", version);
     let doc = run("0.61.0");
     assert_eq!(
         items(&doc, "subagents"),
@@ -3734,24 +3731,7 @@ fn gemini_cli_reads_the_tool_lists_of_each_settings_layer() {
     );
     let core = r#"{"tools": {"allowed": ["run_shell_command(git)"], "core": ["read_file", "GlobTool", "ShellTool(git)", "grep_search", "list_directory", "write_file", "replace", "activate_skill", "ask_user", "web_fetch"]}}"#;
     write(&root, "etc/gemini-cli/settings.json", core);
-    let run = |version: &str| {
-        let pin = format!("gemini={version}");
-        let out = local(
-            t.path(),
-            &[
-                "compile",
-                "--harness",
-                "gemini",
-                "--agent-version",
-                &pin,
-                "--format",
-                "json",
-            ],
-        )
-        .output()
-        .unwrap();
-        permissions(&serde_json::from_slice(&out.stdout).unwrap())
-    };
+    let run = |version: &str| permissions(&compiled_at(t.path(), "gemini", version));
     let shell_git = "run_shell_command (commandPrefix \"git\")";
     let common = [
         perm("rule[1] allow", "web_fetch", "user", "no"),
